@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# Shared settings for the scripts in this directory; sourced, never run.
+
+FLIPFENCE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FLIPFENCE_CACHE=${FLIPFENCE_CACHE:-$HOME/.cache/flipfence}
+KERNEL_TARBALL=/usr/src/linux-source-6.1.tar.xz
+KERNEL_PACKAGE=linux-source-6.1
+# Bump when build-kernel changes how a tree is built, to invalidate the cache.
+KERNEL_RECIPE=1
+FLAVOURS="debug lean"
+
+die() {
+	echo "$(basename "$0"): $*" >&2
+	exit 1
+}
+
+log() {
+	echo "==> $*" >&2
+}
+
+jobs_for_make() {
+	echo $(($(nproc) + 1))
+}
+
+# The cache key of a kernel flavour: package version, recipe, config
+# fragments and the patch series, in that order.
+kernel_key() {
+	local flavour=$1
+	{
+		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
+		echo "recipe $KERNEL_RECIPE"
+		cat "$FLIPFENCE_TOP/scripts/kconfig/base.config" \
+		    "$FLIPFENCE_TOP/scripts/kconfig/$flavour.config"
+		cat "$FLIPFENCE_TOP"/patches/*.patch 2>/dev/null || true
+	} | sha256sum | cut -c1-16
+}
+
+patches_key() {
+	{
+		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
+		cat "$FLIPFENCE_TOP"/patches/*.patch 2>/dev/null || true
+	} | sha256sum | cut -c1-16
+}
+
+kernel_dir() {
+	echo "$FLIPFENCE_CACHE/kernel-$1-$(kernel_key "$1")"
+}
+
+source_dir() {
+	echo "$FLIPFENCE_CACHE/src-$(patches_key)/linux"
+}
+
+# Where the out-of-tree modules of a flavour are built and installed.
+modules_dir() {
+	echo "$FLIPFENCE_CACHE/modules-$1"
+}
+
+kernel_release() {
+	cat "$(kernel_dir "$1")/include/config/kernel.release"
+}
