@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * syncfw: the Android sync framework on top of dma_fence.
+ *
+ * The module stays loaded while any timeline exists: every timeline, and
+ * so every point and sync_file syncfw made, pins it (rmmod says it is in
+ * use) because their dma_fence ops are code in this module.
  */
 
-#include <linux/debugfs.h>
 #include <linux/module.h>
 
-static struct dentry *syncfw_debugfs_root;
+#include "syncfw_internal.h"
 
 static int __init syncfw_init(void)
 {
-	syncfw_debugfs_root = debugfs_create_dir("sync", NULL);
-	return 0;
+	struct dentry *dir;
+	int ret;
+
+	dir = sync_debugfs_init();
+	ret = sw_sync_init(dir);
+	if (ret)
+		sync_debugfs_exit();
+
+	return ret;
 }
 
 static void __exit syncfw_exit(void)
 {
-	debugfs_remove_recursive(syncfw_debugfs_root);
+	sw_sync_exit();
+	sync_debugfs_exit();
 }
 
 module_init(syncfw_init);

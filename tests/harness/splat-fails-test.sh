@@ -3,7 +3,9 @@
 # passes the others.
 . "$(dirname "$0")/lib.sh"
 
-manifest=$(mktemp)
+# The guest sees the host's root but not its /tmp.
+mkdir -p build/tmp
+manifest=$(mktemp -p "$PWD/build/tmp")
 trap 'rm -f "$manifest"' EXIT
 cat >"$manifest" <<MANIFEST
 lean  quiet-before  30  true

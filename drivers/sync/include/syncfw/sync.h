@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * syncfw: the Android sync framework, rebuilt on dma_fence.
+ *
+ * A driver describes a hardware (or software) timeline with a
+ * struct sync_timeline and its ops. Each point on it, a struct sync_pt, is a
+ * dma_fence on the timeline's fence context whose seqno is its position on
+ * the timeline. A struct sync_fence is a handle on a sync_file holding one
+ * point, or a dma_fence_array of points from several timelines after a
+ * merge. Installed in an fd it is an ordinary sync_file: poll(),
+ * SYNC_IOC_MERGE, SYNC_IOC_FILE_INFO and DRM's IN_FENCE_FD all work on it.
+ *
+ * Documentation/sync.rst describes the object model and its lifetimes.
+ */
+
+#ifndef _SYNCFW_SYNC_H
+#define _SYNCFW_SYNC_H
+
+#include <linux/dma-fence.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct sync_file;
+struct sync_pt;
+struct sync_timeline;
+
+/**
+ * struct sync_timeline_ops - what a timeline implementation provides
+ * @driver_name:	name of the implementation, reported as the fence's
+ *			driver name
+ * @has_signaled:	returns 1 if @pt has signalled, 0 if it has not, or a
+ *			negative errno if it failed; called with the
+ *			timeline's lock held or from a lockless
+ *			dma_fence_is_signaled(), so it must only read state
+ * @compare:		returns 1 if @a comes after @b on their timeline, 0 if
+ *			they are the same point, -1 if @a comes before @b; must
+ *			agree with the seqnos given to sync_pt_create()
+ * @free_pt:		optional, called before a point's memory is freed
+ * @release_obj:	optional, called before the timeline's memory is freed
+ * @timeline_value_str:	optional, writes the timeline's current value into
+ *			@str for the debugfs dump and SYNC_IOC_FILE_INFO users
+ * @pt_value_str:	optional, writes the value of @pt into @str
+ *
+ * Without the value_str ops the dumps print seqnos.
+ */
+struct sync_timeline_ops {
+	const char *driver_name;
+	int (*has_signaled)(struct sync_pt *pt);
+	int (*compare)(struct sync_pt *a, struct sync_pt *b);
+	void (*free_pt)(struct sync_pt *pt);
+	void (*release_obj)(struct sync_timeline *obj);
+	void (*timeline_value_str)(struct sync_timeline *obj, char *str,
+				   int size);
+	void (*pt_value_str)(struct sync_pt *pt, char *str, int size);
+};
+
+/**
+ * struct sync_timeline - a sequence of points that signal in order
+ * @kref:		held by the creator until sync_timeline_destroy() and
+ *			by every point
+ * @ops:		the implementation
+ * @name:		for dumps and SYNC_IOC_FILE_INFO's obj_name
+ * @context:		the dma_fence context shared by all points
+ * @lock:		the dma_fence lock of every point; protects
+ *			@destroyed, @active_list and @pt_list
+ * @destroyed:		set by sync_timeline_destroy(); points still active
+ *			then signal with -ENOENT
+ * @active_list:	points not yet signalled, in creation order
+ * @pt_list:		every point alive, for the debugfs dump
+ * @timeline_list:	membership in the global list of timelines
+ *
+ * Implementations embed this at the start of their own timeline struct.
+ */
+struct sync_timeline {
+	struct kref kref;
+	const struct sync_timeline_ops *ops;
+	char name[32];
+	u64 context;
+
+	spinlock_t lock;
+	bool destroyed;
+	struct list_head active_list;
+	struct list_head pt_list;
+
+	struct list_head timeline_list;
+};
+
+/**
+ * struct sync_pt - one point on a timeline
+ * @base:		the dma_fence; its seqno is the point's position and
+ *			its timestamp the time its status changed
+ * @parent:		the timeline; the point holds a reference on it
+ * @active_link:	membership in &sync_timeline.active_list while the
+ *			point has not signalled
+ * @pt_link:		membership in &sync_timeline.pt_list
+ *
+ * Implementations embed this at the start of their own point struct.
+ * A point lives as long as references to its dma_fence do.
+ */
+struct sync_pt {
+	struct dma_fence base;
+	struct sync_timeline *parent;
+	struct list_head active_link;
+	struct list_head pt_link;
+};
+
+/**
+ * struct sync_fence - a handle on a sync_file made of sync points
+ * @fence:	the sync_file's fence: one point or a dma_fence_array of
+ *		points (a reference)
+ * @sync_file:	the sync_file whose file reference the handle owns; NULL
+ *		for a handle taken from an fd with sync_fence_fdget()
+ */
+struct sync_fence {
+	struct dma_fence *fence;
+	struct sync_file *sync_file;
+};
+
+struct sync_fence_waiter;
+
+/**
+ * typedef sync_callback_t - callback of an asynchronous wait
+ * @fence:	the fence given to sync_fence_wait_async()
+ * @waiter:	the waiter given to sync_fence_wait_async()
+ *
+ * Runs once, in atomic context, with the lock of the signalling fence
+ * held: it must not signal or drop the last reference to a point of that
+ * fence's timeline.
+ */
+typedef void (*sync_callback_t)(struct sync_fence *fence,
+				struct sync_fence_waiter *waiter);
+
+/**
+ * struct sync_fence_waiter - an asynchronous wait, allocated by the caller
+ * @cb:		the dma_fence callback it queues
+ * @callback:	called when the fence signals
+ * @fence:	the fence waited on, while queued
+ */
+struct sync_fence_waiter {
+	struct dma_fence_cb cb;
+	sync_callback_t callback;
+	struct sync_fence *fence;
+};
+
+/**
+ * sync_fence_waiter_init() - prepare a waiter for sync_fence_wait_async()
+ * @waiter:	the waiter
+ * @callback:	what to call when the fence signals
+ *
+ * A waiter that was initialised but never queued can be cancelled safely:
+ * sync_fence_cancel_async() then returns -ENOENT.
+ */
+static inline void sync_fence_waiter_init(struct sync_fence_waiter *waiter,
+					  sync_callback_t callback)
+{
+	INIT_LIST_HEAD(&waiter->cb.node);
+	waiter->callback = callback;
+	waiter->fence = NULL;
+}
+
+/* API for timeline implementations */
+
+struct sync_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
+					   int size, const char *name);
+void sync_timeline_destroy(struct sync_timeline *obj);
+void sync_timeline_signal(struct sync_timeline *obj);
+void sync_timeline_signal_timestamp(struct sync_timeline *obj,
+				    ktime_t timestamp);
+
+struct sync_pt *sync_pt_create(struct sync_timeline *parent, int size,
+			       u64 seqno);
+void sync_pt_free(struct sync_pt *pt);
+struct sync_pt *dma_fence_to_sync_pt(struct dma_fence *fence);
+
+/* API for fence users */
+
+struct sync_fence *sync_fence_create(const char *name, struct sync_pt *pt);
+struct sync_fence *sync_fence_fdget(int fd);
+void sync_fence_put(struct sync_fence *fence);
+int sync_fence_install(struct sync_fence *fence, int fd);
+struct sync_fence *sync_fence_merge(const char *name, struct sync_fence *a,
+				    struct sync_fence *b);
+int sync_fence_wait(struct sync_fence *fence, long timeout);
+int sync_fence_wait_async(struct sync_fence *fence,
+			  struct sync_fence_waiter *waiter);
+int sync_fence_cancel_async(struct sync_fence *fence,
+			    struct sync_fence_waiter *waiter);
+
+#endif /* _SYNCFW_SYNC_H */

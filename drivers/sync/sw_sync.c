@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw_sync: timelines driven from userspace, for testing fence users.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <syncfw/sync.h>
+
+#include "syncfw_internal.h"
+
+/*
+ * SW SYNC validation framework
+ *
+ * A sw_sync timeline is a 32-bit counter that userspace advances, and its
+ * fences are sync_files that signal when the counter reaches their value.
+ * It exists to test code that consumes fences; it is root-only.
+ *
+ * Open /dev/sw_sync (or <debugfs>/sync/sw_sync, the node mainline's
+ * selftests use) to create a timeline at value 0, named after the opening
+ * process. Closing the fd destroys the timeline: fences not yet signalled
+ * signal with -ENOENT.
+ *
+ * SW_SYNC_IOC_CREATE_FENCE takes a struct sw_sync_create_fence_data:
+ *   value	the value at which the fence signals; a value the timeline
+ *		has already reached gives a signalled fence
+ *   name	the fence's name (NUL-terminated within 32 bytes)
+ *   fence	returns the new sync_file fd (O_CLOEXEC)
+ *
+ * SW_SYNC_IOC_INC takes a __u32 and advances the timeline by it,
+ * signalling every fence reached. An increment that would take the
+ * timeline past U32_MAX fails with -EOVERFLOW and changes nothing: a
+ * timeline never wraps into its past.
+ */
+struct sw_sync_create_fence_data {
+	__u32	value;
+	char	name[32];
+	__s32	fence;
+};
+
+#define SW_SYNC_IOC_MAGIC	'W'
+#define SW_SYNC_IOC_CREATE_FENCE	_IOWR(SW_SYNC_IOC_MAGIC, 0, \
+					      struct sw_sync_create_fence_data)
+#define SW_SYNC_IOC_INC			_IOW(SW_SYNC_IOC_MAGIC, 1, __u32)
+
+/**
+ * struct sw_sync_timeline - a timeline advanced from userspace
+ * @obj:	the sync timeline
+ * @value:	how far it has come; written under @obj.lock, read locklessly
+ *		by has_signaled
+ */
+struct sw_sync_timeline {
+	struct sync_timeline obj;
+	u32 value;
+};
+
+/**
+ * struct sw_sync_pt - a point on a sw_sync timeline
+ * @pt:		the sync point
+ * @value:	the timeline value at which it signals
+ */
+struct sw_sync_pt {
+	struct sync_pt pt;
+	u32 value;
+};
+
+static inline struct sw_sync_timeline *to_sw_sync_timeline(struct sync_timeline *obj)
+{
+	return container_of(obj, struct sw_sync_timeline, obj);
+}
+
+static inline struct sw_sync_pt *to_sw_sync_pt(struct sync_pt *pt)
+{
+	return container_of(pt, struct sw_sync_pt, pt);
+}
+
+static int sw_sync_pt_has_signaled(struct sync_pt *sync_pt)
+{
+	struct sw_sync_timeline *tl = to_sw_sync_timeline(sync_pt->parent);
+
+	return READ_ONCE(tl->value) >= to_sw_sync_pt(sync_pt)->value;
+}
+
+static int sw_sync_pt_compare(struct sync_pt *a, struct sync_pt *b)
+{
+	u32 va = to_sw_sync_pt(a)->value, vb = to_sw_sync_pt(b)->value;
+
+	return va == vb ? 0 : va > vb ? 1 : -1;
+}
+
+static void sw_sync_timeline_value_str(struct sync_timeline *obj, char *str,
+				       int size)
+{
+	snprintf(str, size, "%u", READ_ONCE(to_sw_sync_timeline(obj)->value));
+}
+
+static void sw_sync_pt_value_str(struct sync_pt *pt, char *str, int size)
+{
+	snprintf(str, size, "%u", to_sw_sync_pt(pt)->value);
+}
+
+static const struct sync_timeline_ops sw_sync_timeline_ops = {
+	.driver_name = "sw_sync",
+	.has_signaled = sw_sync_pt_has_signaled,
+	.compare = sw_sync_pt_compare,
+	.timeline_value_str = sw_sync_timeline_value_str,
+	.pt_value_str = sw_sync_pt_value_str,
+};
+
+static int sw_sync_open(struct inode *inode, struct file *file)
+{
+	char name[TASK_COMM_LEN];
+	struct sync_timeline *obj;
+
+	get_task_comm(name, current);
+	obj = sync_timeline_create(&sw_sync_timeline_ops,
+				   sizeof(struct sw_sync_timeline), name);
+	if (!obj)
+		return -ENOMEM;
+
+	file->private_data = to_sw_sync_timeline(obj);
+	return 0;
+}
+
+static int sw_sync_release(struct inode *inode, struct file *file)
+{
+	struct sw_sync_timeline *tl = file->private_data;
+
+	sync_timeline_destroy(&tl->obj);
+	return 0;
+}
+
+static long sw_sync_ioctl_create_fence(struct sw_sync_timeline *tl,
+				       void __user *arg)
+{
+	struct sw_sync_create_fence_data data;
+	struct sync_fence *fence;
+	struct sync_pt *pt;
+	int fd, err;
+
+	if (copy_from_user(&data, arg, sizeof(data)))
+		return -EFAULT;
+	data.name[sizeof(data.name) - 1] = '\0';
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+
+	pt = sync_pt_create(&tl->obj, sizeof(struct sw_sync_pt), data.value);
+	if (!pt) {
+		err = -ENOMEM;
+		goto err_put_fd;
+	}
+	to_sw_sync_pt(pt)->value = data.value;
+
+	fence = sync_fence_create(data.name, pt);
+	if (!fence) {
+		err = -ENOMEM;
+		goto err_free_pt;
+	}
+
+	data.fence = fd;
+	if (copy_to_user(arg, &data, sizeof(data))) {
+		err = -EFAULT;
+		goto err_put_fence;
+	}
+
+	err = sync_fence_install(fence, fd);
+	if (err)
+		goto err_put_fence;
+
+	return 0;
+
+err_put_fence:
+	sync_fence_put(fence);
+	goto err_put_fd;
+err_free_pt:
+	sync_pt_free(pt);
+err_put_fd:
+	put_unused_fd(fd);
+	return err;
+}
+
+static long sw_sync_ioctl_inc(struct sw_sync_timeline *tl, u32 __user *arg)
+{
+	u32 inc;
+
+	if (get_user(inc, arg))
+		return -EFAULT;
+
+	spin_lock_irq(&tl->obj.lock);
+	if (inc > U32_MAX - tl->value) {
+		spin_unlock_irq(&tl->obj.lock);
+		return -EOVERFLOW;
+	}
+	WRITE_ONCE(tl->value, tl->value + inc);
+	spin_unlock_irq(&tl->obj.lock);
+
+	sync_timeline_signal(&tl->obj);
+	return 0;
+}
+
+static long sw_sync_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct sw_sync_timeline *tl = file->private_data;
+
+	switch (cmd) {
+	case SW_SYNC_IOC_CREATE_FENCE:
+		return sw_sync_ioctl_create_fence(tl, (void __user *)arg);
+	case SW_SYNC_IOC_INC:
+		return sw_sync_ioctl_inc(tl, (u32 __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations sw_sync_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sw_sync_open,
+	.release	= sw_sync_release,
+	.unlocked_ioctl	= sw_sync_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+static struct miscdevice sw_sync_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "sw_sync",
+	.fops	= &sw_sync_fops,
+	.mode	= 0600,
+};
+
+/**
+ * sw_sync_init() - register the sw_sync nodes
+ * @debugfs_dir: where the mainline-compatible node goes, or NULL when a
+ *		 mainline sw_sync already owns it
+ *
+ * Returns 0 or the misc device's registration error.
+ */
+int sw_sync_init(struct dentry *debugfs_dir)
+{
+	if (debugfs_dir)
+		debugfs_create_file("sw_sync", 0600, debugfs_dir, NULL,
+				    &sw_sync_fops);
+
+	return misc_register(&sw_sync_misc);
+}
+
+void sw_sync_exit(void)
+{
+	misc_deregister(&sw_sync_misc);
+}

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fences: handles on sync_files made of sync points. The sync_file is the
+ * fence userspace sees; syncfw keeps the ones it made on a list for the
+ * debugfs dump and learns of their end from the sync_file release hook.
+ */
+
+#include <linux/dma-fence-array.h>
+#include <linux/dma-fence-unwrap.h>
+#include <linux/export.h>
+#include <linux/file.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sync_file.h>
+
+#include <syncfw/sync.h>
+
+#include "syncfw_internal.h"
+
+/* The list threads through sync_file's own debugfs list head. */
+#if !IS_ENABLED(CONFIG_DEBUG_FS)
+#error "syncfw needs CONFIG_DEBUG_FS"
+#endif
+
+LIST_HEAD(sync_fence_list);
+DEFINE_SPINLOCK(sync_fence_list_lock);
+
+/*
+ * Runs from the file's release before the sync_file lets go of its fence:
+ * the dump, which walks the list under the same lock, never sees a point
+ * freed under it (seed 004).
+ */
+static void sync_fence_file_release(struct sync_file *sync_file)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sync_fence_list_lock, flags);
+	list_del(&sync_file->sync_file_list);
+	spin_unlock_irqrestore(&sync_fence_list_lock, flags);
+	module_put(THIS_MODULE);
+}
+
+/* A named, listed sync_file for @fence; the handle takes over the reference. */
+static struct sync_fence *sync_fence_alloc(const char *name,
+					   struct dma_fence *fence)
+{
+	struct sync_file *sync_file;
+	struct sync_fence *handle;
+
+	handle = kzalloc(sizeof(*handle), GFP_KERNEL);
+	if (!handle)
+		return NULL;
+
+	sync_file = sync_file_create(fence);
+	if (!sync_file) {
+		kfree(handle);
+		return NULL;
+	}
+	strscpy(sync_file->user_name, name, sizeof(sync_file->user_name));
+	handle->fence = fence;
+	handle->sync_file = sync_file;
+
+	__module_get(THIS_MODULE);
+	sync_file->release = sync_fence_file_release;
+	spin_lock_irq(&sync_fence_list_lock);
+	list_add_tail(&sync_file->sync_file_list, &sync_fence_list);
+	spin_unlock_irq(&sync_fence_list_lock);
+
+	return handle;
+}
+
+/**
+ * sync_fence_create() - make a fence of one point
+ * @name:	the fence's name, as SYNC_IOC_FILE_INFO reports it
+ * @pt:		the point; the fence takes it over on success
+ *
+ * A point its timeline has already reached signals right away.
+ *
+ * Returns the fence, or NULL when memory runs out (@pt stays the caller's).
+ */
+struct sync_fence *sync_fence_create(const char *name, struct sync_pt *pt)
+{
+	struct sync_fence *fence;
+
+	fence = sync_fence_alloc(name, &pt->base);
+	if (!fence)
+		return NULL;
+
+	if (pt->parent->ops->has_signaled(pt))
+		sync_timeline_signal(pt->parent);
+
+	return fence;
+}
+EXPORT_SYMBOL_GPL(sync_fence_create);
+
+/**
+ * sync_fence_fdget() - take a fence from a sync_file fd
+ * @fd: any sync_file, made by syncfw or not (DRM's out-fences, for one)
+ *
+ * Returns a new handle that the caller releases with sync_fence_put(), or
+ * NULL if @fd is not a sync_file or memory runs out.
+ */
+struct sync_fence *sync_fence_fdget(int fd)
+{
+	struct sync_fence *handle;
+	struct dma_fence *fence;
+
+	fence = sync_file_get_fence(fd);
+	if (!fence)
+		return NULL;
+
+	handle = kzalloc(sizeof(*handle), GFP_KERNEL);
+	if (!handle) {
+		dma_fence_put(fence);
+		return NULL;
+	}
+	handle->fence = fence;
+
+	return handle;
+}
+EXPORT_SYMBOL_GPL(sync_fence_fdget);
+
+/**
+ * sync_fence_put() - release a fence handle
+ * @fence: the handle; it is freed
+ *
+ * The fence itself lives on while fds or other users hold it.
+ */
+void sync_fence_put(struct sync_fence *fence)
+{
+	if (fence->sync_file)
+		fput(fence->sync_file->file);
+	dma_fence_put(fence->fence);
+	kfree(fence);
+}
+EXPORT_SYMBOL_GPL(sync_fence_put);
+
+/**
+ * sync_fence_install() - hand a fence to userspace
+ * @fence:	the handle; consumed on success
+ * @fd:		an fd from get_unused_fd_flags()
+ *
+ * Returns 0 when @fd now holds the fence, or -ENOMEM (the handle and @fd
+ * stay the caller's).
+ */
+int sync_fence_install(struct sync_fence *fence, int fd)
+{
+	if (!fence->sync_file) {
+		fence->sync_file = sync_file_create(fence->fence);
+		if (!fence->sync_file)
+			return -ENOMEM;
+	}
+	fd_install(fd, fence->sync_file->file);
+	dma_fence_put(fence->fence);
+	kfree(fence);
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(sync_fence_install);
+
+/* Whether @a is a later point than @b, which is on the same timeline. */
+static bool sync_fence_is_later(struct dma_fence *a, struct dma_fence *b)
+{
+	struct sync_pt *pa = dma_fence_to_sync_pt(a);
+	struct sync_pt *pb = dma_fence_to_sync_pt(b);
+
+	if (pa && pb && pa->parent == pb->parent)
+		return pa->parent->ops->compare(pa, pb) > 0;
+
+	return dma_fence_is_later(a, b);
+}
+
+/* Add the points of @fence to @pts, keeping only the latest per timeline. */
+static void sync_fence_collect(struct dma_fence **pts, unsigned int *num,
+			       struct dma_fence *fence)
+{
+	struct dma_fence_unwrap iter;
+	struct dma_fence *f;
+	unsigned int i;
+
+	dma_fence_unwrap_for_each(f, &iter, fence) {
+		for (i = 0; i < *num; i++) {
+			if (pts[i]->context != f->context)
+				continue;
+			if (sync_fence_is_later(f, pts[i])) {
+				dma_fence_put(pts[i]);
+				pts[i] = dma_fence_get(f);
+			}
+			break;
+		}
+		if (i == *num)
+			pts[(*num)++] = dma_fence_get(f);
+	}
+}
+
+static unsigned int sync_fence_count(struct dma_fence *fence)
+{
+	struct dma_fence_unwrap iter;
+	struct dma_fence *f;
+	unsigned int num = 0;
+
+	dma_fence_unwrap_for_each(f, &iter, fence)
+		num++;
+
+	return num;
+}
+
+/**
+ * sync_fence_merge() - make a fence that signals when two others have
+ * @name:	the new fence's name
+ * @a:		a fence
+ * @b:		another fence, or @a again
+ *
+ * The new fence holds the points of both; of two points on one timeline
+ * only the later (by &sync_timeline_ops.compare) is kept (seed 005), so
+ * merging fences that span k timelines yields k points, whatever the
+ * order of @a and @b. The point list is complete before the fence can be
+ * seen or signalled (seed 010). @a and @b are not changed.
+ *
+ * Returns the new fence, or NULL when memory runs out.
+ */
+struct sync_fence *sync_fence_merge(const char *name, struct sync_fence *a,
+				    struct sync_fence *b)
+{
+	struct dma_fence_array *array;
+	struct dma_fence **pts, *merged;
+	struct sync_fence *fence;
+	unsigned int num = 0;
+
+	pts = kcalloc(sync_fence_count(a->fence) + sync_fence_count(b->fence),
+		      sizeof(*pts), GFP_KERNEL);
+	if (!pts)
+		return NULL;
+
+	sync_fence_collect(pts, &num, a->fence);
+	sync_fence_collect(pts, &num, b->fence);
+
+	if (num == 1) {
+		merged = pts[0];
+		kfree(pts);
+	} else {
+		array = dma_fence_array_create(num, pts,
+					       dma_fence_context_alloc(1), 1,
+					       false);
+		if (!array)
+			goto err_put_pts;
+		merged = &array->base;
+	}
+
+	fence = sync_fence_alloc(name, merged);
+	if (!fence)
+		dma_fence_put(merged);
+
+	return fence;
+
+err_put_pts:
+	while (num--)
+		dma_fence_put(pts[num]);
+	kfree(pts);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(sync_fence_merge);
+
+static void sync_fence_dump(struct sync_fence *fence, long timeout)
+{
+	char value[32], reached[32];
+	struct dma_fence_unwrap iter;
+	struct dma_fence *f;
+
+	pr_info("syncfw: wait timed out after %ld ms on fence %s\n", timeout,
+		fence->sync_file ? fence->sync_file->user_name : "(from fd)");
+	dma_fence_unwrap_for_each(f, &iter, fence->fence) {
+		value[0] = reached[0] = '\0';
+		if (f->ops->fence_value_str)
+			f->ops->fence_value_str(f, value, sizeof(value));
+		if (f->ops->timeline_value_str)
+			f->ops->timeline_value_str(f, reached, sizeof(reached));
+		pr_info("syncfw:   %s %s point %s (timeline at %s): %d\n",
+			f->ops->get_driver_name(f), f->ops->get_timeline_name(f),
+			value, reached, dma_fence_get_status(f));
+	}
+}
+
+/**
+ * sync_fence_wait() - wait for a fence to signal
+ * @fence:	the fence
+ * @timeout:	in milliseconds: 0 only checks, a negative value waits for
+ *		as long as it takes
+ *
+ * The wait sees the final status whatever the timing of the signaller:
+ * dma_fence_wait_timeout() sleeps with set_current_state() before it tests
+ * the signalled bit, which pairs with the signaller's atomic
+ * test_and_set_bit() before its wake-up (seeds 007, 008). A wait that
+ * times out after a positive @timeout logs the fence's points; a check
+ * (@timeout 0) logs nothing (seed 011).
+ *
+ * Returns 0 once signalled, the fence's error if it failed, -ETIME if it
+ * had not signalled in time, or -ERESTARTSYS if a signal interrupted.
+ */
+int sync_fence_wait(struct sync_fence *fence, long timeout)
+{
+	long wait, ret;
+	int status;
+
+	if (timeout) {
+		wait = timeout < 0 ? MAX_SCHEDULE_TIMEOUT :
+			  msecs_to_jiffies(timeout);
+		ret = dma_fence_wait_timeout(fence->fence, true, wait);
+		if (ret < 0)
+			return ret;
+		if (!ret && timeout > 0 && !dma_fence_is_signaled(fence->fence)) {
+			sync_fence_dump(fence, timeout);
+			return -ETIME;
+		}
+	}
+
+	status = dma_fence_get_status(fence->fence);
+	if (!status)
+		return -ETIME;
+
+	return status < 0 ? status : 0;
+}
+EXPORT_SYMBOL_GPL(sync_fence_wait);
+
+static void sync_fence_waiter_func(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct sync_fence_waiter *waiter =
+		container_of(cb, struct sync_fence_waiter, cb);
+
+	waiter->callback(waiter->fence, waiter);
+}
+
+/**
+ * sync_fence_wait_async() - call back when a fence signals
+ * @fence:	the fence; keep the handle until the callback has run or the
+ *		wait was cancelled
+ * @waiter:	initialised with sync_fence_waiter_init(), queued on at most
+ *		one fence at a time
+ *
+ * The callback runs exactly once, when @fence signals or fails, unless
+ * sync_fence_cancel_async() removes the waiter first (seed 002).
+ *
+ * Returns 1 if @fence has already signalled (the callback is not called),
+ * 0 if the waiter is queued, or a negative errno.
+ */
+int sync_fence_wait_async(struct sync_fence *fence,
+			  struct sync_fence_waiter *waiter)
+{
+	int ret;
+
+	waiter->fence = fence;
+	ret = dma_fence_add_callback(fence->fence, &waiter->cb,
+				     sync_fence_waiter_func);
+
+	return ret == -ENOENT ? 1 : ret;
+}
+EXPORT_SYMBOL_GPL(sync_fence_wait_async);
+
+/**
+ * sync_fence_cancel_async() - cancel an asynchronous wait
+ * @fence:	the fence given to sync_fence_wait_async()
+ * @waiter:	the waiter
+ *
+ * The fence's lock orders this against the signaller: either the waiter
+ * is removed and its callback will never run, or the callback has already
+ * returned.
+ *
+ * Returns 0 if the waiter was removed, -ENOENT if its callback already ran
+ * or it was never queued.
+ */
+int sync_fence_cancel_async(struct sync_fence *fence,
+			    struct sync_fence_waiter *waiter)
+{
+	return dma_fence_remove_callback(fence->fence, &waiter->cb) ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_GPL(sync_fence_cancel_async);
