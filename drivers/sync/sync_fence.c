@@ -272,7 +272,8 @@ static void sync_fence_dump(struct sync_fence *fence, long timeout)
 	pr_info("syncfw: wait timed out after %ld ms on fence %s\n", timeout,
 		fence->sync_file ? fence->sync_file->user_name : "(from fd)");
 	dma_fence_unwrap_for_each(f, &iter, fence->fence) {
-		value[0] = reached[0] = '\0';
+		value[0] = '\0';
+		reached[0] = '\0';
 		if (f->ops->fence_value_str)
 			f->ops->fence_value_str(f, value, sizeof(value));
 		if (f->ops->timeline_value_str)

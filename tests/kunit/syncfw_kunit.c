@@ -444,6 +444,7 @@ static struct kunit_suite syncfw_test_suite = {
 	.init = syncfw_test_init,
 	.test_cases = syncfw_test_cases,
 };
+
 kunit_test_suite(syncfw_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for syncfw");

@@ -80,7 +80,7 @@ struct sync_timeline {
 	char name[32];
 	u64 context;
 
-	spinlock_t lock;
+	spinlock_t lock; /* see @lock above */
 	bool destroyed;
 	struct list_head active_list;
 	struct list_head pt_list;
