@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * flipkms: a virtual KMS driver whose page flips carry sync framework
- * out-fences.
+ * out-fences. The device, its module parameters and the commit path.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_mode_config.h>
+#include <drm/drm_vblank.h>
+
+#include "flipkms_drv.h"
 
 #define DRIVER_NAME	"flipkms"
 #define DRIVER_DESC	"Virtual KMS with sync framework page-flip fences"
@@ -18,12 +25,53 @@
 #define DRIVER_MAJOR	1
 #define DRIVER_MINOR	0
 
-struct flipkms_device {
-	struct drm_device drm;
-	struct platform_device *pdev;
-};
+/* Module parameters: the shape of the device at load time. */
+
+static unsigned int outputs = 1;
+module_param(outputs, uint, 0444);
+MODULE_PARM_DESC(outputs, "Number of outputs (CRTC, encoder, connector), 1-4 (default 1)");
+
+static unsigned int overlays = 1;
+module_param(overlays, uint, 0444);
+MODULE_PARM_DESC(overlays, "Overlay planes per output, 0-4 (default 1)");
+
+static bool cursor = true;
+module_param(cursor, bool, 0444);
+MODULE_PARM_DESC(cursor, "Give each output a cursor plane (default true)");
 
 static struct flipkms_device *flipkms;
+
+/* The commit path */
+
+/* Every commit gets its flip number once it is accepted. */
+static int flipkms_atomic_commit(struct drm_device *drm,
+				 struct drm_atomic_state *state, bool nonblock)
+{
+	flipkms_assign_seqnos(state);
+	return drm_atomic_helper_commit(drm, state, nonblock);
+}
+
+static void flipkms_atomic_commit_tail(struct drm_atomic_state *old_state)
+{
+	struct drm_device *drm = old_state->dev;
+
+	drm_atomic_helper_commit_modeset_disables(drm, old_state);
+	drm_atomic_helper_commit_planes(drm, old_state, 0);
+	drm_atomic_helper_commit_modeset_enables(drm, old_state);
+	drm_atomic_helper_commit_hw_done(old_state);
+	drm_atomic_helper_wait_for_flip_done(drm, old_state);
+	drm_atomic_helper_cleanup_planes(drm, old_state);
+}
+
+static const struct drm_mode_config_funcs flipkms_mode_config_funcs = {
+	.fb_create = drm_gem_fb_create,
+	.atomic_check = drm_atomic_helper_check,
+	.atomic_commit = flipkms_atomic_commit,
+};
+
+static const struct drm_mode_config_helper_funcs flipkms_mode_config_helpers = {
+	.atomic_commit_tail = flipkms_atomic_commit_tail,
+};
 
 DEFINE_DRM_GEM_FOPS(flipkms_fops);
 
@@ -38,11 +86,90 @@ static const struct drm_driver flipkms_driver = {
 	.minor			= DRIVER_MINOR,
 };
 
+/* Device set-up */
+
+static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index)
+{
+	struct flipkms_output *out = &fkms->outputs[index];
+	struct drm_plane *primary, *plane;
+	unsigned int i;
+	int ret;
+
+	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index);
+	if (IS_ERR(primary))
+		return PTR_ERR(primary);
+	out->primary = primary;
+
+	for (i = 0; i < overlays; i++) {
+		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_OVERLAY, index);
+		if (IS_ERR(plane))
+			return PTR_ERR(plane);
+	}
+
+	if (cursor) {
+		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_CURSOR, index);
+		if (IS_ERR(plane))
+			return PTR_ERR(plane);
+		out->cursor = plane;
+	}
+
+	ret = flipkms_crtc_init(out, index, primary, out->cursor);
+	if (ret)
+		return ret;
+
+	return flipkms_output_init(out, index);
+}
+
+static void flipkms_outputs_fini(struct flipkms_device *fkms)
+{
+	unsigned int i;
+
+	for (i = 0; i < fkms->num_outputs; i++)
+		flipkms_crtc_fini(&fkms->outputs[i]);
+}
+
+static int flipkms_modeset_init(struct flipkms_device *fkms)
+{
+	struct drm_device *drm = &fkms->drm;
+	unsigned int i;
+	int ret;
+
+	ret = drmm_mode_config_init(drm);
+	if (ret)
+		return ret;
+
+	drm->mode_config.funcs = &flipkms_mode_config_funcs;
+	drm->mode_config.helper_private = &flipkms_mode_config_helpers;
+	drm->mode_config.min_width = FLIPKMS_MIN_WIDTH;
+	drm->mode_config.min_height = FLIPKMS_MIN_HEIGHT;
+	drm->mode_config.max_width = FLIPKMS_MAX_WIDTH;
+	drm->mode_config.max_height = FLIPKMS_MAX_HEIGHT;
+	drm->mode_config.cursor_width = 512;
+	drm->mode_config.cursor_height = 512;
+	drm->mode_config.preferred_depth = 24;
+
+	for (i = 0; i < fkms->num_outputs; i++) {
+		ret = flipkms_output_create(fkms, i);
+		if (ret)
+			return ret;
+	}
+
+	drm_mode_config_reset(drm);
+	return 0;
+}
+
 static int __init flipkms_init(void)
 {
 	struct platform_device *pdev;
 	struct flipkms_device *fkms;
 	int ret;
+
+	if (outputs < 1 || outputs > FLIPKMS_MAX_OUTPUTS ||
+	    overlays > FLIPKMS_MAX_OVERLAYS) {
+		pr_err("flipkms: outputs must be 1-%d and overlays 0-%d\n",
+		       FLIPKMS_MAX_OUTPUTS, FLIPKMS_MAX_OVERLAYS);
+		return -EINVAL;
+	}
 
 	pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
 	if (IS_ERR(pdev))
@@ -60,18 +187,29 @@ static int __init flipkms_init(void)
 		goto err_devres;
 	}
 	fkms->pdev = pdev;
+	fkms->num_outputs = outputs;
 
-	ret = drmm_mode_config_init(&fkms->drm);
+	ret = dma_coerce_mask_and_coherent(fkms->drm.dev, DMA_BIT_MASK(64));
 	if (ret)
 		goto err_devres;
+
+	ret = drm_vblank_init(&fkms->drm, fkms->num_outputs);
+	if (ret)
+		goto err_devres;
+
+	ret = flipkms_modeset_init(fkms);
+	if (ret)
+		goto err_outputs;
 
 	ret = drm_dev_register(&fkms->drm, 0);
 	if (ret)
-		goto err_devres;
+		goto err_outputs;
 
 	flipkms = fkms;
 	return 0;
 
+err_outputs:
+	flipkms_outputs_fini(fkms);
 err_devres:
 	devres_release_group(&pdev->dev, NULL);
 err_unregister:
@@ -84,6 +222,8 @@ static void __exit flipkms_exit(void)
 	struct platform_device *pdev = flipkms->pdev;
 
 	drm_dev_unregister(&flipkms->drm);
+	drm_atomic_helper_shutdown(&flipkms->drm);
+	flipkms_outputs_fini(flipkms);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
 }

@@ -107,6 +107,7 @@ static void sw_sync_pt_value_str(struct sync_pt *pt, char *str, int size)
 }
 
 static const struct sync_timeline_ops sw_sync_timeline_ops = {
+	.owner = THIS_MODULE,
 	.driver_name = "sw_sync",
 	.has_signaled = sw_sync_pt_has_signaled,
 	.compare = sw_sync_pt_compare,

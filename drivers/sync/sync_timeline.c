@@ -200,9 +200,11 @@ EXPORT_SYMBOL_GPL(sync_timeline_destroy);
  *
  * The point starts active (unless @parent already reached it, in which
  * case the next sync_timeline_signal() signals it) and belongs to the
- * caller until it is given to sync_fence_create() or sync_pt_free().
+ * caller until it is given to sync_fence_create() or sync_pt_free(). It
+ * holds a reference on &sync_timeline_ops.owner while it exists.
  *
- * Returns the point, or NULL on a bad @size or when memory runs out.
+ * Returns the point, or NULL on a bad @size, when memory runs out or when
+ * the owner module is going away.
  */
 struct sync_pt *sync_pt_create(struct sync_timeline *parent, int size,
 			       u64 seqno)
@@ -216,6 +218,10 @@ struct sync_pt *sync_pt_create(struct sync_timeline *parent, int size,
 	pt = kzalloc(size, GFP_KERNEL);
 	if (!pt)
 		return NULL;
+	if (!try_module_get(parent->ops->owner)) {
+		kfree(pt);
+		return NULL;
+	}
 
 	kref_get(&parent->kref);
 	pt->parent = parent;
@@ -279,6 +285,7 @@ static void sync_pt_release(struct dma_fence *fence)
 {
 	struct sync_pt *pt = to_sync_pt(fence);
 	struct sync_timeline *parent = pt->parent;
+	struct module *owner;
 	unsigned long flags;
 
 	spin_lock_irqsave(&parent->lock, flags);
@@ -289,8 +296,10 @@ static void sync_pt_release(struct dma_fence *fence)
 
 	if (parent->ops->free_pt)
 		parent->ops->free_pt(pt);
+	owner = parent->ops->owner;
 	dma_fence_free(fence);
 	sync_timeline_put(parent);
+	module_put(owner);
 }
 
 static void sync_pt_fence_value_str(struct dma_fence *fence, char *str,

@@ -60,6 +60,7 @@ static void test_release_obj(struct sync_timeline *obj)
 }
 
 static const struct sync_timeline_ops test_ops = {
+	.owner = THIS_MODULE,
 	.driver_name = "kunit",
 	.has_signaled = test_has_signaled,
 	.compare = test_compare,

@@ -29,6 +29,9 @@ struct sync_timeline;
 
 /**
  * struct sync_timeline_ops - what a timeline implementation provides
+ * @owner:		the module implementing the ops (THIS_MODULE); every
+ *			point pins it, since its ops may run as long as the
+ *			point is referenced
  * @driver_name:	name of the implementation, reported as the fence's
  *			driver name
  * @has_signaled:	returns 1 if @pt has signalled, 0 if it has not, or a
@@ -47,6 +50,7 @@ struct sync_timeline;
  * Without the value_str ops the dumps print seqnos.
  */
 struct sync_timeline_ops {
+	struct module *owner;
 	const char *driver_name;
 	int (*has_signaled)(struct sync_pt *pt);
 	int (*compare)(struct sync_pt *a, struct sync_pt *b);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * CRTCs: an hrtimer plays the vblank interrupt, and the vblank that follows
+ * a commit's flush latches it: the CRTC's flip timeline advances to the
+ * commit's number and its event goes out, both stamped with the vblank's
+ * ideal time.
+ */
+
+#include <linux/dma-fence.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+
+#include "flipkms_drv.h"
+
+/* Latching */
+
+/*
+ * Show commit @seqno: advance the timeline first, so that the fence is
+ * signalled with our timestamp before sending the event could signal it
+ * with the core's (they are equal, but the order keeps it so).
+ */
+static void flipkms_latch(struct flipkms_output *out, u64 seqno,
+			  struct drm_pending_vblank_event *event, ktime_t when)
+{
+	struct drm_device *drm = out->crtc.dev;
+	unsigned long flags;
+
+	flipkms_timeline_advance(out->timeline, seqno, when);
+	atomic64_inc(&out->flips);
+	if (event) {
+		spin_lock_irqsave(&drm->event_lock, flags);
+		drm_crtc_send_vblank_event(&out->crtc, event);
+		spin_unlock_irqrestore(&drm->event_lock, flags);
+	}
+}
+
+/* Latch the commit waiting for a vblank now, if any (CRTC going down). */
+static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when)
+{
+	struct drm_pending_vblank_event *event;
+	unsigned long flags;
+	bool pending;
+	u64 seqno;
+
+	spin_lock_irqsave(&out->lock, flags);
+	pending = out->pending;
+	seqno = out->pending_seqno;
+	event = out->pending_event;
+	out->pending = false;
+	out->pending_event = NULL;
+	spin_unlock_irqrestore(&out->lock, flags);
+
+	if (pending) {
+		flipkms_latch(out, seqno, event, when);
+		drm_crtc_vblank_put(&out->crtc);
+	}
+}
+
+static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
+{
+	struct flipkms_output *out = container_of(timer, struct flipkms_output,
+						  vblank_timer);
+	u64 frames;
+
+	/* Forward first, as hardware updates its registers before the irq. */
+	frames = hrtimer_forward_now(timer, out->period);
+	if (frames > 1)
+		atomic64_add(frames - 1, &out->missed_vblanks);
+	WRITE_ONCE(out->last_vblank,
+		   ktime_sub(hrtimer_get_expires(timer), out->period));
+	atomic64_inc(&out->vblanks);
+
+	drm_crtc_handle_vblank(&out->crtc);
+	flipkms_latch_pending(out, READ_ONCE(out->last_vblank));
+
+	return HRTIMER_RESTART;
+}
+
+/* CRTC functions */
+
+static int flipkms_enable_vblank(struct drm_crtc *crtc)
+{
+	struct drm_vblank_crtc *vblank = &crtc->dev->vblank[drm_crtc_index(crtc)];
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	ktime_t now = ktime_get();
+
+	drm_calc_timestamping_constants(crtc, &crtc->mode);
+	out->period = ns_to_ktime(vblank->framedur_ns);
+	WRITE_ONCE(out->last_vblank, now);
+	hrtimer_start(&out->vblank_timer, ktime_add(now, out->period),
+		      HRTIMER_MODE_ABS);
+	return 0;
+}
+
+static void flipkms_disable_vblank(struct drm_crtc *crtc)
+{
+	hrtimer_cancel(&crtc_to_flipkms_output(crtc)->vblank_timer);
+}
+
+/* The ideal time of the latest vblank, exact to the ns of the period. */
+static bool flipkms_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
+					 ktime_t *vblank_time,
+					 bool in_vblank_irq)
+{
+	*vblank_time = READ_ONCE(crtc_to_flipkms_output(crtc)->last_vblank);
+	*max_error = 0;
+	return true;
+}
+
+/* OUT_FENCE_PTR hands out the commit's point on the flip timeline. */
+static struct dma_fence *flipkms_create_out_fence(struct drm_crtc *crtc,
+						  struct drm_crtc_state *state)
+{
+	struct flipkms_crtc_state *fstate = to_flipkms_crtc_state(state);
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	struct dma_fence *fence;
+	u64 seqno;
+
+	if (WARN_ON(fstate->seqno))
+		return ERR_PTR(-EINVAL);
+
+	spin_lock_irq(&out->lock);
+	seqno = ++out->next_seqno;
+	spin_unlock_irq(&out->lock);
+
+	fence = flipkms_timeline_point(out->timeline, seqno);
+	if (!fence)
+		return ERR_PTR(-ENOMEM);
+
+	fstate->seqno = seqno;
+	return fence;
+}
+
+/**
+ * flipkms_assign_seqnos() - number the commits of an accepted state
+ * @state: the state being committed
+ *
+ * Commits without an out-fence get their number here; the ioctl holds the
+ * CRTC's lock from fence creation to this point, so numbers follow the
+ * order in which commits are made on each CRTC.
+ */
+void flipkms_assign_seqnos(struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *crtc_state;
+	struct flipkms_output *out;
+	struct drm_crtc *crtc;
+	int i;
+
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i) {
+		if (to_flipkms_crtc_state(crtc_state)->seqno)
+			continue;
+		out = crtc_to_flipkms_output(crtc);
+		spin_lock_irq(&out->lock);
+		to_flipkms_crtc_state(crtc_state)->seqno = ++out->next_seqno;
+		spin_unlock_irq(&out->lock);
+	}
+}
+
+static struct drm_crtc_state *flipkms_crtc_duplicate_state(struct drm_crtc *crtc)
+{
+	struct flipkms_crtc_state *state;
+
+	if (WARN_ON(!crtc->state))
+		return NULL;
+
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return NULL;
+
+	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
+	return &state->base;
+}
+
+static void flipkms_crtc_destroy_state(struct drm_crtc *crtc,
+				       struct drm_crtc_state *state)
+{
+	__drm_atomic_helper_crtc_destroy_state(state);
+	kfree(to_flipkms_crtc_state(state));
+}
+
+static void flipkms_crtc_reset(struct drm_crtc *crtc)
+{
+	struct flipkms_crtc_state *state = kzalloc(sizeof(*state), GFP_KERNEL);
+
+	if (crtc->state)
+		flipkms_crtc_destroy_state(crtc, crtc->state);
+	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
+}
+
+static const struct drm_crtc_funcs flipkms_crtc_funcs = {
+	.set_config		= drm_atomic_helper_set_config,
+	.destroy		= drm_crtc_cleanup,
+	.page_flip		= drm_atomic_helper_page_flip,
+	.reset			= flipkms_crtc_reset,
+	.atomic_duplicate_state	= flipkms_crtc_duplicate_state,
+	.atomic_destroy_state	= flipkms_crtc_destroy_state,
+	.enable_vblank		= flipkms_enable_vblank,
+	.disable_vblank		= flipkms_disable_vblank,
+	.get_vblank_timestamp	= flipkms_get_vblank_timestamp,
+	.create_out_fence	= flipkms_create_out_fence,
+};
+
+/* CRTC helper functions */
+
+static enum drm_mode_status flipkms_crtc_mode_valid(struct drm_crtc *crtc,
+						    const struct drm_display_mode *mode)
+{
+	int refresh = drm_mode_vrefresh(mode);
+
+	if (mode->clock <= 0 || mode->htotal <= mode->hdisplay ||
+	    mode->vtotal <= mode->vdisplay)
+		return MODE_BAD;
+	if (mode->hdisplay < FLIPKMS_MIN_WIDTH || mode->vdisplay < FLIPKMS_MIN_HEIGHT)
+		return MODE_BAD_HVALUE;
+	if (mode->hdisplay > FLIPKMS_MAX_WIDTH || mode->vdisplay > FLIPKMS_MAX_HEIGHT)
+		return MODE_BAD_VVALUE;
+	if (refresh < FLIPKMS_MIN_REFRESH || refresh > FLIPKMS_MAX_REFRESH)
+		return MODE_BAD;
+
+	return MODE_OK;
+}
+
+static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
+				       struct drm_atomic_state *state)
+{
+	drm_crtc_vblank_on(crtc);
+}
+
+static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
+					struct drm_atomic_state *state)
+{
+	flipkms_latch_pending(crtc_to_flipkms_output(crtc), ktime_get());
+	drm_crtc_vblank_off(crtc);
+}
+
+/*
+ * Queue the commit for the next vblank. The commit helpers wait for the
+ * previous commit's flip before the next one flushes, so at most one is
+ * pending. A CRTC without vblanks (being disabled) latches at once.
+ */
+static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
+				      struct drm_atomic_state *state)
+{
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	struct drm_crtc_state *crtc_state = crtc->state;
+	struct drm_pending_vblank_event *event = crtc_state->event;
+	u64 seqno = to_flipkms_crtc_state(crtc_state)->seqno;
+
+	crtc_state->event = NULL;
+
+	if (!crtc_state->active || drm_crtc_vblank_get(crtc)) {
+		flipkms_latch(out, seqno, event, ktime_get());
+		return;
+	}
+
+	spin_lock_irq(&out->lock);
+	if (WARN_ON(out->pending)) {
+		spin_unlock_irq(&out->lock);
+		drm_crtc_vblank_put(crtc);
+		flipkms_latch(out, seqno, event, ktime_get());
+		return;
+	}
+	out->pending = true;
+	out->pending_seqno = seqno;
+	out->pending_event = event;
+	spin_unlock_irq(&out->lock);
+}
+
+static const struct drm_crtc_helper_funcs flipkms_crtc_helper_funcs = {
+	.mode_valid	= flipkms_crtc_mode_valid,
+	.atomic_flush	= flipkms_crtc_atomic_flush,
+	.atomic_enable	= flipkms_crtc_atomic_enable,
+	.atomic_disable	= flipkms_crtc_atomic_disable,
+};
+
+/**
+ * flipkms_crtc_init() - set up the CRTC of an output and its timeline
+ * @out:	the output
+ * @index:	its index, for the timeline's name
+ * @primary:	its primary plane
+ * @cursor:	its cursor plane, or NULL
+ *
+ * Returns 0 or a negative errno.
+ */
+int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
+		      struct drm_plane *primary, struct drm_plane *cursor)
+{
+	struct drm_device *drm = primary->dev;
+	char name[32];
+	int ret;
+
+	spin_lock_init(&out->lock);
+	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	out->vblank_timer.function = flipkms_vblank;
+
+	snprintf(name, sizeof(name), "flipkms-crtc-%u", index);
+	out->timeline = flipkms_timeline_create(name);
+	if (!out->timeline)
+		return -ENOMEM;
+
+	ret = drm_crtc_init_with_planes(drm, &out->crtc, primary, cursor,
+					&flipkms_crtc_funcs, NULL);
+	if (ret) {
+		flipkms_timeline_destroy(out->timeline);
+		out->timeline = NULL;
+		return ret;
+	}
+	drm_crtc_helper_add(&out->crtc, &flipkms_crtc_helper_funcs);
+
+	return 0;
+}
+
+/* After the last commit: the timer is stopped and the timeline let go. */
+void flipkms_crtc_fini(struct flipkms_output *out)
+{
+	hrtimer_cancel(&out->vblank_timer);
+	if (out->timeline)
+		flipkms_timeline_destroy(out->timeline);
+	out->timeline = NULL;
+}

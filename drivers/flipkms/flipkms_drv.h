@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * flipkms: a virtual KMS driver whose page flips carry sync framework
+ * out-fences. One header for every file of the driver.
+ */
+
+#ifndef _FLIPKMS_DRV_H
+#define _FLIPKMS_DRV_H
+
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+
+#include <drm/drm_connector.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_device.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_plane.h>
+
+#define FLIPKMS_MAX_OUTPUTS	4
+#define FLIPKMS_MAX_OVERLAYS	4
+
+/* The display sizes a mode may have, and the refresh rates. */
+#define FLIPKMS_MIN_WIDTH	320
+#define FLIPKMS_MIN_HEIGHT	200
+#define FLIPKMS_MAX_WIDTH	8192
+#define FLIPKMS_MAX_HEIGHT	8192
+#define FLIPKMS_MIN_REFRESH	30
+#define FLIPKMS_MAX_REFRESH	240
+
+struct flipkms_timeline;
+
+/**
+ * struct flipkms_crtc_state - CRTC state with the commit's flip number
+ * @base:	the DRM state
+ * @seqno:	the commit's point on the CRTC's flip timeline, 0 until the
+ *		commit is accepted (or its out-fence is created)
+ */
+struct flipkms_crtc_state {
+	struct drm_crtc_state base;
+	u64 seqno;
+};
+
+/**
+ * struct flipkms_output - one CRTC and everything that hangs off it
+ * @crtc:		the CRTC
+ * @encoder:		its virtual encoder
+ * @connector:		its virtual connector
+ * @primary:		the primary plane
+ * @cursor:		the cursor plane, or NULL
+ * @vblank_timer:	simulates the vblank interrupt, one shot per frame
+ * @period:		the frame duration of the current mode
+ * @last_vblank:	ideal time of the latest vblank, as the core sees it
+ * @timeline:		completed flips: the vblank that shows commit N
+ *			advances it to N
+ * @lock:		protects @next_seqno and the @pending_* fields, and
+ *			orders a flush against the vblank that latches it
+ * @next_seqno:		the number the next commit gets
+ * @pending:		a flushed commit waits for its vblank
+ * @pending_seqno:	its number
+ * @pending_event:	its event, sent when it is latched
+ * @vblanks:		vblanks handled
+ * @missed_vblanks:	vblanks the timer fired too late to handle
+ * @flips:		commits latched
+ */
+struct flipkms_output {
+	struct drm_crtc crtc;
+	struct drm_encoder encoder;
+	struct drm_connector connector;
+	struct drm_plane *primary;
+	struct drm_plane *cursor;
+
+	struct hrtimer vblank_timer;
+	ktime_t period;
+	ktime_t last_vblank;
+	struct flipkms_timeline *timeline;
+
+	spinlock_t lock; /* see @lock above */
+	u64 next_seqno;
+	bool pending;
+	u64 pending_seqno;
+	struct drm_pending_vblank_event *pending_event;
+
+	atomic64_t vblanks;
+	atomic64_t missed_vblanks;
+	atomic64_t flips;
+};
+
+/**
+ * struct flipkms_device - the DRM device
+ * @drm:		the DRM device
+ * @pdev:		the platform device it hangs off
+ * @num_outputs:	how many entries of @outputs are in use
+ * @outputs:		the outputs, one per CRTC
+ */
+struct flipkms_device {
+	struct drm_device drm;
+	struct platform_device *pdev;
+	unsigned int num_outputs;
+	struct flipkms_output outputs[FLIPKMS_MAX_OUTPUTS];
+};
+
+static inline struct flipkms_device *to_flipkms_device(struct drm_device *drm)
+{
+	return container_of(drm, struct flipkms_device, drm);
+}
+
+static inline struct flipkms_output *crtc_to_flipkms_output(struct drm_crtc *crtc)
+{
+	return container_of(crtc, struct flipkms_output, crtc);
+}
+
+static inline struct flipkms_crtc_state *
+to_flipkms_crtc_state(struct drm_crtc_state *state)
+{
+	return container_of(state, struct flipkms_crtc_state, base);
+}
+
+/* flipkms_crtc.c */
+int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
+		      struct drm_plane *primary, struct drm_plane *cursor);
+void flipkms_crtc_fini(struct flipkms_output *out);
+void flipkms_assign_seqnos(struct drm_atomic_state *state);
+
+/* flipkms_plane.c */
+struct drm_plane *flipkms_plane_create(struct drm_device *drm,
+				       enum drm_plane_type type,
+				       unsigned int index);
+
+/* flipkms_output.c */
+int flipkms_output_init(struct flipkms_output *out, unsigned int index);
+
+/* flipkms_timeline.c */
+struct flipkms_timeline *flipkms_timeline_create(const char *name);
+void flipkms_timeline_destroy(struct flipkms_timeline *tl);
+struct dma_fence *flipkms_timeline_point(struct flipkms_timeline *tl,
+					 u64 seqno);
+void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
+			      ktime_t when);
+
+#endif /* _FLIPKMS_DRV_H */

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Planes: a primary, overlays and a cursor per CRTC, all without scaling.
+ * Framebuffers are GEM shmem objects mapped for the composer through the
+ * shadow-plane helpers.
+ */
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_plane.h>
+
+#include "flipkms_drv.h"
+
+/* Room for per-plane state to come; the DRM plane comes first. */
+struct flipkms_plane {
+	struct drm_plane base;
+};
+
+static const u32 flipkms_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_XRGB16161616,
+	DRM_FORMAT_ARGB16161616,
+	DRM_FORMAT_RGB565,
+};
+
+static const u64 flipkms_modifiers[] = {
+	DRM_FORMAT_MOD_LINEAR,
+	DRM_FORMAT_MOD_INVALID
+};
+
+static int flipkms_plane_atomic_check(struct drm_plane *plane,
+				      struct drm_atomic_state *state)
+{
+	struct drm_plane_state *new_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct drm_crtc_state *crtc_state;
+
+	if (!new_state->fb || WARN_ON(!new_state->crtc))
+		return 0;
+
+	crtc_state = drm_atomic_get_crtc_state(state, new_state->crtc);
+	if (IS_ERR(crtc_state))
+		return PTR_ERR(crtc_state);
+
+	return drm_atomic_helper_check_plane_state(new_state, crtc_state,
+						   DRM_PLANE_NO_SCALING,
+						   DRM_PLANE_NO_SCALING,
+						   plane->type != DRM_PLANE_TYPE_PRIMARY,
+						   true);
+}
+
+static void flipkms_plane_atomic_update(struct drm_plane *plane,
+					struct drm_atomic_state *state)
+{
+	/* Nothing to program: the composer reads the state at vblank. */
+}
+
+static const struct drm_plane_helper_funcs flipkms_plane_helper_funcs = {
+	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.atomic_check = flipkms_plane_atomic_check,
+	.atomic_update = flipkms_plane_atomic_update,
+};
+
+static const struct drm_plane_funcs flipkms_plane_funcs = {
+	.update_plane = drm_atomic_helper_update_plane,
+	.disable_plane = drm_atomic_helper_disable_plane,
+	DRM_GEM_SHADOW_PLANE_FUNCS,
+};
+
+/**
+ * flipkms_plane_create() - create a plane of output @index
+ * @drm:	the device
+ * @type:	primary, overlay or cursor
+ * @index:	the output (CRTC index) it may be used with
+ *
+ * Returns the plane, or an ERR_PTR().
+ */
+struct drm_plane *flipkms_plane_create(struct drm_device *drm,
+				       enum drm_plane_type type,
+				       unsigned int index)
+{
+	struct flipkms_plane *plane;
+
+	plane = drmm_universal_plane_alloc(drm, struct flipkms_plane, base,
+					   BIT(index), &flipkms_plane_funcs,
+					   flipkms_formats,
+					   ARRAY_SIZE(flipkms_formats),
+					   flipkms_modifiers, type, NULL);
+	if (IS_ERR(plane))
+		return ERR_CAST(plane);
+
+	drm_plane_helper_add(&plane->base, &flipkms_plane_helper_funcs);
+	return &plane->base;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * The glue to the sync framework: each CRTC's completed flips are a syncfw
+ * timeline whose value is the number of the latest commit on screen, and
+ * each out-fence is the point of one commit on it.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include <syncfw/sync.h>
+
+#include "flipkms_drv.h"
+
+/**
+ * struct flipkms_timeline - a CRTC's timeline of completed flips
+ * @obj:	the sync timeline
+ * @value:	the latest commit latched; written under @obj.lock, read
+ *		locklessly by has_signaled
+ */
+struct flipkms_timeline {
+	struct sync_timeline obj;
+	u64 value;
+};
+
+static inline struct flipkms_timeline *to_flipkms_timeline(struct sync_timeline *obj)
+{
+	return container_of(obj, struct flipkms_timeline, obj);
+}
+
+static int flipkms_pt_has_signaled(struct sync_pt *pt)
+{
+	return READ_ONCE(to_flipkms_timeline(pt->parent)->value) >=
+	       pt->base.seqno;
+}
+
+static int flipkms_pt_compare(struct sync_pt *a, struct sync_pt *b)
+{
+	if (a->base.seqno == b->base.seqno)
+		return 0;
+	return a->base.seqno > b->base.seqno ? 1 : -1;
+}
+
+static void flipkms_timeline_value_str(struct sync_timeline *obj, char *str,
+				       int size)
+{
+	snprintf(str, size, "flip %llu", READ_ONCE(to_flipkms_timeline(obj)->value));
+}
+
+static void flipkms_pt_value_str(struct sync_pt *pt, char *str, int size)
+{
+	snprintf(str, size, "flip %llu", pt->base.seqno);
+}
+
+static const struct sync_timeline_ops flipkms_timeline_ops = {
+	.owner = THIS_MODULE,
+	.driver_name = "flipkms",
+	.has_signaled = flipkms_pt_has_signaled,
+	.compare = flipkms_pt_compare,
+	.timeline_value_str = flipkms_timeline_value_str,
+	.pt_value_str = flipkms_pt_value_str,
+};
+
+struct flipkms_timeline *flipkms_timeline_create(const char *name)
+{
+	struct sync_timeline *obj;
+
+	obj = sync_timeline_create(&flipkms_timeline_ops,
+				   sizeof(struct flipkms_timeline), name);
+
+	return obj ? to_flipkms_timeline(obj) : NULL;
+}
+
+/* Flips still waiting for their vblank then fail with -ENOENT. */
+void flipkms_timeline_destroy(struct flipkms_timeline *tl)
+{
+	sync_timeline_destroy(&tl->obj);
+}
+
+/* The out-fence of commit @seqno: a new reference, or NULL. */
+struct dma_fence *flipkms_timeline_point(struct flipkms_timeline *tl,
+					 u64 seqno)
+{
+	struct sync_pt *pt;
+
+	pt = sync_pt_create(&tl->obj, sizeof(*pt), seqno);
+
+	return pt ? &pt->base : NULL;
+}
+
+/*
+ * Commit @seqno is on screen since @when: it and every commit before it
+ * are done. Timelines never go back, whatever order callers come in.
+ */
+void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
+			      ktime_t when)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tl->obj.lock, flags);
+	if (seqno > tl->value)
+		WRITE_ONCE(tl->value, seqno);
+	spin_unlock_irqrestore(&tl->obj.lock, flags);
+
+	sync_timeline_signal_timestamp(&tl->obj, when);
+}
