@@ -197,6 +197,12 @@ static int __init flipkms_init(void)
 	if (ret)
 		goto err_devres;
 
+	fkms->infences = flipkms_infences_create(&fkms->drm);
+	if (!fkms->infences) {
+		ret = -ENOMEM;
+		goto err_devres;
+	}
+
 	ret = flipkms_modeset_init(fkms);
 	if (ret)
 		goto err_outputs;
@@ -210,6 +216,7 @@ static int __init flipkms_init(void)
 
 err_outputs:
 	flipkms_outputs_fini(fkms);
+	flipkms_infences_destroy(fkms->infences);
 err_devres:
 	devres_release_group(&pdev->dev, NULL);
 err_unregister:
@@ -224,6 +231,7 @@ static void __exit flipkms_exit(void)
 	drm_dev_unregister(&flipkms->drm);
 	drm_atomic_helper_shutdown(&flipkms->drm);
 	flipkms_outputs_fini(flipkms);
+	flipkms_infences_destroy(flipkms->infences);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
 }

@@ -27,6 +27,7 @@
 #define FLIPKMS_MIN_REFRESH	30
 #define FLIPKMS_MAX_REFRESH	240
 
+struct flipkms_infences;
 struct flipkms_timeline;
 
 /**
@@ -89,12 +90,14 @@ struct flipkms_output {
  * struct flipkms_device - the DRM device
  * @drm:		the DRM device
  * @pdev:		the platform device it hangs off
+ * @infences:		stand-ins that bound the planes' in-fence waits
  * @num_outputs:	how many entries of @outputs are in use
  * @outputs:		the outputs, one per CRTC
  */
 struct flipkms_device {
 	struct drm_device drm;
 	struct platform_device *pdev;
+	struct flipkms_infences *infences;
 	unsigned int num_outputs;
 	struct flipkms_output outputs[FLIPKMS_MAX_OUTPUTS];
 };
@@ -128,6 +131,13 @@ struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 
 /* flipkms_output.c */
 int flipkms_output_init(struct flipkms_output *out, unsigned int index);
+
+/* flipkms_infence.c */
+struct flipkms_infences *flipkms_infences_create(struct drm_device *drm);
+void flipkms_infences_destroy(struct flipkms_infences *set);
+struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
+					struct dma_fence *fence);
+u64 flipkms_infences_timeouts(struct flipkms_infences *set);
 
 /* flipkms_timeline.c */
 struct flipkms_timeline *flipkms_timeline_create(const char *name);

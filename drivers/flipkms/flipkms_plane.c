@@ -5,6 +5,8 @@
  * shadow-plane helpers.
  */
 
+#include <linux/dma-fence.h>
+
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_fourcc.h>
@@ -52,6 +54,29 @@ static int flipkms_plane_atomic_check(struct drm_plane *plane,
 						   true);
 }
 
+/* Map the framebuffer, and put a time limit on the wait for its fence. */
+static int flipkms_plane_prepare_fb(struct drm_plane *plane,
+				    struct drm_plane_state *new_state)
+{
+	struct flipkms_device *fkms = to_flipkms_device(plane->dev);
+	struct dma_fence *bounded;
+	int ret;
+
+	ret = drm_gem_prepare_shadow_fb(plane, new_state);
+	if (ret || !new_state->fence)
+		return ret;
+
+	bounded = flipkms_infence_bound(fkms->infences, new_state->fence);
+	if (!bounded) {
+		drm_gem_cleanup_shadow_fb(plane, new_state);
+		return -ENOMEM;
+	}
+	dma_fence_put(new_state->fence);
+	new_state->fence = bounded;
+
+	return 0;
+}
+
 static void flipkms_plane_atomic_update(struct drm_plane *plane,
 					struct drm_atomic_state *state)
 {
@@ -59,7 +84,8 @@ static void flipkms_plane_atomic_update(struct drm_plane *plane,
 }
 
 static const struct drm_plane_helper_funcs flipkms_plane_helper_funcs = {
-	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.prepare_fb = flipkms_plane_prepare_fb,
+	.cleanup_fb = drm_gem_cleanup_shadow_fb,
 	.atomic_check = flipkms_plane_atomic_check,
 	.atomic_update = flipkms_plane_atomic_update,
 };

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Bounded in-fence waits. The atomic helpers wait for a plane's fence
+ * without a timeout, so a client's fence that never signals would wedge
+ * the CRTC and, with it, teardown. Each plane fence is therefore replaced
+ * by a stand-in, a point on the device's "in-fences" timeline, that
+ * signals when the real fence does or fails with -ETIMEDOUT after
+ * infence_timeout_ms; the flip then goes ahead and the timeout is counted
+ * and logged. Stand-ins show in syncfw's debugfs dump like any point.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/hrtimer.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+
+#include <syncfw/sync.h>
+
+#include "flipkms_drv.h"
+
+static unsigned int infence_timeout_ms = 2000;
+module_param(infence_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(infence_timeout_ms,
+		 "How long a flip waits for its in-fence before it goes ahead anyway (ms, default 2000)");
+
+/**
+ * struct flipkms_infences - the stand-ins of one device
+ * @obj:	their timeline
+ * @drm:	the device, for messages
+ * @next_seqno:	the number of the latest stand-in (written under @obj.lock)
+ * @timeouts:	in-fences that did not signal in time
+ */
+struct flipkms_infences {
+	struct sync_timeline obj;
+	struct drm_device *drm;
+	u64 next_seqno;
+	atomic64_t timeouts;
+};
+
+/**
+ * struct flipkms_infence - a stand-in for one plane's in-fence
+ * @pt:		the point that stands in
+ * @fence:	the real fence
+ * @cb:		on @fence; holds a reference on the stand-in while queued
+ * @timer:	the timeout; holds a reference on the stand-in while queued
+ * @status:	0 while waiting, 1 once @fence signalled, -ETIMEDOUT
+ */
+struct flipkms_infence {
+	struct sync_pt pt;
+	struct dma_fence *fence;
+	struct dma_fence_cb cb;
+	struct hrtimer timer;
+	atomic_t status;
+};
+
+static inline struct flipkms_infences *to_infences(struct sync_timeline *obj)
+{
+	return container_of(obj, struct flipkms_infences, obj);
+}
+
+static inline struct flipkms_infence *to_infence(struct sync_pt *pt)
+{
+	return container_of(pt, struct flipkms_infence, pt);
+}
+
+static int flipkms_infence_has_signaled(struct sync_pt *pt)
+{
+	return atomic_read(&to_infence(pt)->status);
+}
+
+static int flipkms_infence_compare(struct sync_pt *a, struct sync_pt *b)
+{
+	if (a->base.seqno == b->base.seqno)
+		return 0;
+	return a->base.seqno > b->base.seqno ? 1 : -1;
+}
+
+static void flipkms_infence_free(struct sync_pt *pt)
+{
+	dma_fence_put(to_infence(pt)->fence);
+}
+
+static void flipkms_infence_value_str(struct sync_pt *pt, char *str, int size)
+{
+	struct dma_fence *fence = to_infence(pt)->fence;
+
+	snprintf(str, size, "wait %llu for %s:%s:%llu", pt->base.seqno,
+		 fence->ops->get_driver_name(fence),
+		 fence->ops->get_timeline_name(fence), fence->seqno);
+}
+
+static void flipkms_infences_value_str(struct sync_timeline *obj, char *str,
+				       int size)
+{
+	struct flipkms_infences *set = to_infences(obj);
+
+	snprintf(str, size, "%llu waits, %lld timed out",
+		 READ_ONCE(set->next_seqno), atomic64_read(&set->timeouts));
+}
+
+static const struct sync_timeline_ops flipkms_infence_ops = {
+	.owner = THIS_MODULE,
+	.driver_name = "flipkms",
+	.has_signaled = flipkms_infence_has_signaled,
+	.compare = flipkms_infence_compare,
+	.free_pt = flipkms_infence_free,
+	.timeline_value_str = flipkms_infences_value_str,
+	.pt_value_str = flipkms_infence_value_str,
+};
+
+/* The first of the fence and the timer to get here settles the stand-in. */
+static bool flipkms_infence_settle(struct flipkms_infence *in, int status)
+{
+	if (atomic_cmpxchg(&in->status, 0, status))
+		return false;
+	sync_timeline_signal(in->pt.parent);
+	return true;
+}
+
+static void flipkms_infence_signalled(struct dma_fence *fence,
+				      struct dma_fence_cb *cb)
+{
+	struct flipkms_infence *in = container_of(cb, struct flipkms_infence, cb);
+
+	flipkms_infence_settle(in, 1);
+	if (hrtimer_try_to_cancel(&in->timer) == 1)
+		dma_fence_put(&in->pt.base);
+	dma_fence_put(&in->pt.base);
+}
+
+static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
+{
+	struct flipkms_infence *in = container_of(timer, struct flipkms_infence,
+						  timer);
+	struct flipkms_infences *set = to_infences(in->pt.parent);
+
+	if (flipkms_infence_settle(in, -ETIMEDOUT)) {
+		atomic64_inc(&set->timeouts);
+		dev_warn_ratelimited(set->drm->dev,
+				     "in-fence %s:%s:%llu not signalled after %u ms, flipping anyway\n",
+				     in->fence->ops->get_driver_name(in->fence),
+				     in->fence->ops->get_timeline_name(in->fence),
+				     in->fence->seqno, infence_timeout_ms);
+	}
+	if (dma_fence_remove_callback(in->fence, &in->cb))
+		dma_fence_put(&in->pt.base);
+	dma_fence_put(&in->pt.base);
+
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * flipkms_infence_bound() - a stand-in for @fence that signals in time
+ * @set:	the device's stand-ins
+ * @fence:	the plane's fence (the caller keeps its reference)
+ *
+ * Returns a new reference to the stand-in, a new reference to @fence if it
+ * has signalled already, or NULL when memory runs out.
+ */
+struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
+					struct dma_fence *fence)
+{
+	struct flipkms_infence *in;
+	struct sync_pt *pt;
+	u64 seqno;
+	int ret;
+
+	if (dma_fence_is_signaled(fence))
+		return dma_fence_get(fence);
+
+	spin_lock_irq(&set->obj.lock);
+	seqno = set->next_seqno + 1;
+	WRITE_ONCE(set->next_seqno, seqno);
+	spin_unlock_irq(&set->obj.lock);
+
+	pt = sync_pt_create(&set->obj, sizeof(*in), seqno);
+	if (!pt)
+		return NULL;
+	in = to_infence(pt);
+	in->fence = dma_fence_get(fence);
+	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	in->timer.function = flipkms_infence_timeout;
+
+	/* One reference for the callback, one for the timer. */
+	dma_fence_get(&pt->base);
+	dma_fence_get(&pt->base);
+	hrtimer_start(&in->timer, ms_to_ktime(READ_ONCE(infence_timeout_ms)),
+		      HRTIMER_MODE_REL);
+	ret = dma_fence_add_callback(fence, &in->cb, flipkms_infence_signalled);
+	if (ret) {
+		/* Signalled meanwhile: settle now, the callback will not run. */
+		dma_fence_put(&pt->base);
+		flipkms_infence_settle(in, 1);
+		if (hrtimer_try_to_cancel(&in->timer) == 1)
+			dma_fence_put(&pt->base);
+	}
+
+	return &pt->base;
+}
+
+struct flipkms_infences *flipkms_infences_create(struct drm_device *drm)
+{
+	struct sync_timeline *obj;
+
+	obj = sync_timeline_create(&flipkms_infence_ops,
+				   sizeof(struct flipkms_infences),
+				   "flipkms-in-fences");
+	if (!obj)
+		return NULL;
+	to_infences(obj)->drm = drm;
+
+	return to_infences(obj);
+}
+
+void flipkms_infences_destroy(struct flipkms_infences *set)
+{
+	sync_timeline_destroy(&set->obj);
+}
+
+u64 flipkms_infences_timeouts(struct flipkms_infences *set)
+{
+	return atomic64_read(&set->timeouts);
+}
