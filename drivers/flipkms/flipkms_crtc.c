@@ -6,7 +6,9 @@
  * ideal time.
  */
 
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
+#include <linux/slab.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -17,18 +19,118 @@
 
 /* Latching */
 
+/**
+ * struct flipkms_delayed_signal - an out-fence signal put off by a fault
+ * @timer:	fires at @when
+ * @link:	in &flipkms_output.delayed
+ * @out:	the output
+ * @seqno:	the commit to signal
+ * @when:	when, and the timestamp it gets
+ */
+struct flipkms_delayed_signal {
+	struct hrtimer timer;
+	struct list_head link;
+	struct flipkms_output *out;
+	u64 seqno;
+	ktime_t when;
+};
+
+/* Whoever takes the signal off the list signals it and frees it. */
+static enum hrtimer_restart flipkms_delayed_signal_fire(struct hrtimer *timer)
+{
+	struct flipkms_delayed_signal *d =
+		container_of(timer, struct flipkms_delayed_signal, timer);
+	struct flipkms_output *out = d->out;
+	unsigned long flags;
+	bool mine;
+
+	spin_lock_irqsave(&out->lock, flags);
+	mine = !list_empty(&d->link);
+	list_del_init(&d->link);
+	spin_unlock_irqrestore(&out->lock, flags);
+
+	if (mine) {
+		flipkms_timeline_advance(out->timeline, d->seqno, d->when);
+		kfree(d);
+	}
+	return HRTIMER_NORESTART;
+}
+
+/* Signal commit @seqno at @when, later than now; false if out of memory. */
+static bool flipkms_delay_signal(struct flipkms_output *out, u64 seqno,
+				 ktime_t when)
+{
+	struct flipkms_delayed_signal *d;
+	unsigned long flags;
+
+	d = kzalloc(sizeof(*d), GFP_ATOMIC);
+	if (!d)
+		return false;
+
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	d->timer.function = flipkms_delayed_signal_fire;
+	d->out = out;
+	d->seqno = seqno;
+	d->when = when;
+	spin_lock_irqsave(&out->lock, flags);
+	list_add_tail(&d->link, &out->delayed);
+	hrtimer_start(&d->timer, when, HRTIMER_MODE_ABS);
+	spin_unlock_irqrestore(&out->lock, flags);
+
+	return true;
+}
+
+/* Signal every delayed fence now (teardown). */
+static void flipkms_flush_delayed_signals(struct flipkms_output *out)
+{
+	struct flipkms_delayed_signal *d;
+
+	for (;;) {
+		spin_lock_irq(&out->lock);
+		d = list_first_entry_or_null(&out->delayed,
+					     struct flipkms_delayed_signal, link);
+		if (d)
+			list_del_init(&d->link);
+		spin_unlock_irq(&out->lock);
+		if (!d)
+			return;
+
+		/* A timer running now finds the signal gone and leaves it. */
+		hrtimer_cancel(&d->timer);
+		flipkms_timeline_advance(out->timeline, d->seqno, ktime_get());
+		kfree(d);
+	}
+}
+
 /*
- * Show commit @seqno: advance the timeline first, so that the fence is
- * signalled with our timestamp before sending the event could signal it
- * with the core's (they are equal, but the order keeps it so).
+ * Show commit @seqno. The fence is signalled before the event is sent, so
+ * that it carries our timestamp rather than the one sending the event would
+ * give it (they are equal). A signal delay (fault injection) takes the
+ * fence off the event, which then cannot signal it, and signals it later.
  */
 static void flipkms_latch(struct flipkms_output *out, u64 seqno,
 			  struct drm_pending_vblank_event *event, ktime_t when)
 {
+	u32 delay_us = READ_ONCE(out->signal_delay_us);
 	struct drm_device *drm = out->crtc.dev;
+	int error = atomic_xchg(&out->fence_error, 0);
 	unsigned long flags;
+	bool delayed;
 
-	flipkms_timeline_advance(out->timeline, seqno, when);
+	if (error)
+		flipkms_timeline_fail(out->timeline, seqno, -error);
+
+	delayed = delay_us &&
+		  flipkms_delay_signal(out, seqno, ktime_add_us(when, delay_us));
+	if (delayed) {
+		if (event && event->base.fence) {
+			dma_fence_put(event->base.fence);
+			event->base.fence = NULL;
+		}
+	} else {
+		flipkms_timeline_advance(out->timeline, seqno, when);
+	}
+
 	atomic64_inc(&out->flips);
 	if (event) {
 		spin_lock_irqsave(&drm->event_lock, flags);
@@ -69,6 +171,11 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	frames = hrtimer_forward_now(timer, out->period);
 	if (frames > 1)
 		atomic64_add(frames - 1, &out->missed_vblanks);
+	/* A dropped vblank never happened: no count, no latch. */
+	if (atomic_add_unless(&out->drop_vblanks, -1, 0)) {
+		atomic64_inc(&out->dropped_vblanks);
+		return HRTIMER_RESTART;
+	}
 	WRITE_ONCE(out->last_vblank,
 		   ktime_sub(hrtimer_get_expires(timer), out->period));
 	atomic64_inc(&out->vblanks);
@@ -156,6 +263,25 @@ void flipkms_assign_seqnos(struct drm_atomic_state *state)
 		spin_lock_irq(&out->lock);
 		to_flipkms_crtc_state(crtc_state)->seqno = ++out->next_seqno;
 		spin_unlock_irq(&out->lock);
+	}
+}
+
+/**
+ * flipkms_stall_commits() - apply the stall fault to a commit
+ * @state: the state being committed, from the commit tail
+ *
+ * A CRTC told to stall its next commit sleeps here before the flush.
+ */
+void flipkms_stall_commits(struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *crtc_state;
+	struct drm_crtc *crtc;
+	int i, ms;
+
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i) {
+		ms = atomic_xchg(&crtc_to_flipkms_output(crtc)->stall_ms, 0);
+		if (ms > 0)
+			msleep(ms);
 	}
 }
 
@@ -293,6 +419,9 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 	int ret;
 
 	spin_lock_init(&out->lock);
+	INIT_LIST_HEAD(&out->delayed);
+	out->connected = true;
+	out->refresh = 60;
 	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	out->vblank_timer.function = flipkms_vblank;
 
@@ -317,6 +446,7 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 void flipkms_crtc_fini(struct flipkms_output *out)
 {
 	hrtimer_cancel(&out->vblank_timer);
+	flipkms_flush_delayed_signals(out);
 	if (out->timeline)
 		flipkms_timeline_destroy(out->timeline);
 	out->timeline = NULL;

@@ -56,6 +56,7 @@ static void flipkms_atomic_commit_tail(struct drm_atomic_state *old_state)
 	struct drm_device *drm = old_state->dev;
 
 	drm_atomic_helper_commit_modeset_disables(drm, old_state);
+	flipkms_stall_commits(old_state);
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_commit_modeset_enables(drm, old_state);
 	drm_atomic_helper_commit_hw_done(old_state);
@@ -79,6 +80,7 @@ static const struct drm_driver flipkms_driver = {
 	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
 	.fops			= &flipkms_fops,
 	DRM_GEM_SHMEM_DRIVER_OPS,
+	.debugfs_init		= flipkms_debugfs_init,
 	.name			= DRIVER_NAME,
 	.desc			= DRIVER_DESC,
 	.date			= DRIVER_DATE,

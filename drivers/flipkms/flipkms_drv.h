@@ -62,6 +62,15 @@ struct flipkms_crtc_state {
  * @vblanks:		vblanks handled
  * @missed_vblanks:	vblanks the timer fired too late to handle
  * @flips:		commits latched
+ * @connected:		the connector's state, toggled through debugfs
+ * @refresh:		refresh rate of the preferred mode, in Hz
+ * @signal_delay_us:	fault: signal out-fences this long after the vblank
+ * @drop_vblanks:	fault: vblanks still to drop
+ * @dropped_vblanks:	vblanks dropped so far
+ * @stall_ms:		fault: the next commit stalls this long before flush
+ * @fence_error:	fault: the next latched commit's fence fails with
+ *			this (negated) errno
+ * @delayed:		delayed signals not yet done, under @lock
  */
 struct flipkms_output {
 	struct drm_crtc crtc;
@@ -84,6 +93,15 @@ struct flipkms_output {
 	atomic64_t vblanks;
 	atomic64_t missed_vblanks;
 	atomic64_t flips;
+
+	bool connected;
+	u32 refresh;
+	u32 signal_delay_us;
+	atomic_t drop_vblanks;
+	atomic64_t dropped_vblanks;
+	atomic_t stall_ms;
+	atomic_t fence_error;
+	struct list_head delayed;
 };
 
 /**
@@ -123,11 +141,15 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 		      struct drm_plane *primary, struct drm_plane *cursor);
 void flipkms_crtc_fini(struct flipkms_output *out);
 void flipkms_assign_seqnos(struct drm_atomic_state *state);
+void flipkms_stall_commits(struct drm_atomic_state *state);
 
 /* flipkms_plane.c */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,
 				       unsigned int index);
+
+/* flipkms_debugfs.c */
+void flipkms_debugfs_init(struct drm_minor *minor);
 
 /* flipkms_output.c */
 int flipkms_output_init(struct flipkms_output *out, unsigned int index);
@@ -146,5 +168,7 @@ struct dma_fence *flipkms_timeline_point(struct flipkms_timeline *tl,
 					 u64 seqno);
 void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
 			      ktime_t when);
+void flipkms_timeline_fail(struct flipkms_timeline *tl, u64 seqno, int error);
+u64 flipkms_timeline_value(struct flipkms_timeline *tl);
 
 #endif /* _FLIPKMS_DRV_H */

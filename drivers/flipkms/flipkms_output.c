@@ -21,13 +21,41 @@ static const struct {
 	{ 3840, 2160, 60 },
 };
 
+static inline struct flipkms_output *connector_to_flipkms_output(struct drm_connector *connector)
+{
+	return container_of(connector, struct flipkms_output, connector);
+}
+
+/*
+ * The preferred mode is 1920x1080 at the output's refresh rate: DMT's at
+ * 60 Hz, CVT with reduced blanking at any other rate set through debugfs.
+ */
+static int flipkms_connector_add_preferred(struct drm_connector *connector)
+{
+	u32 refresh = READ_ONCE(connector_to_flipkms_output(connector)->refresh);
+	struct drm_display_mode *mode;
+
+	if (refresh == 60) {
+		drm_set_preferred_mode(connector, 1920, 1080);
+		return 0;
+	}
+
+	mode = drm_cvt_mode(connector->dev, 1920, 1080, refresh, true, false,
+			    false);
+	if (!mode)
+		return 0;
+	mode->type = DRM_MODE_TYPE_DRIVER | DRM_MODE_TYPE_PREFERRED;
+	drm_mode_probed_add(connector, mode);
+	return 1;
+}
+
 static int flipkms_connector_get_modes(struct drm_connector *connector)
 {
 	struct drm_display_mode *mode;
 	int count, i;
 
 	count = drm_add_modes_noedid(connector, 3840, 2160);
-	drm_set_preferred_mode(connector, 1920, 1080);
+	count += flipkms_connector_add_preferred(connector);
 
 	for (i = 0; i < ARRAY_SIZE(flipkms_extra_modes); i++) {
 		mode = drm_cvt_mode(connector->dev, flipkms_extra_modes[i].width,
@@ -58,7 +86,15 @@ static const struct drm_connector_helper_funcs flipkms_connector_helper_funcs = 
 	.mode_valid = flipkms_connector_mode_valid,
 };
 
+static enum drm_connector_status flipkms_connector_detect(struct drm_connector *connector,
+							  bool force)
+{
+	return READ_ONCE(connector_to_flipkms_output(connector)->connected) ?
+	       connector_status_connected : connector_status_disconnected;
+}
+
 static const struct drm_connector_funcs flipkms_connector_funcs = {
+	.detect = flipkms_connector_detect,
 	.fill_modes = drm_helper_probe_single_connector_modes,
 	.reset = drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,

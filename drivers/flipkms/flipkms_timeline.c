@@ -17,10 +17,14 @@
  * @obj:	the sync timeline
  * @value:	the latest commit latched; written under @obj.lock, read
  *		locklessly by has_signaled
+ * @fail_seqno:	a commit whose fence fails (fault injection), or 0
+ * @fail_error:	the errno it fails with
  */
 struct flipkms_timeline {
 	struct sync_timeline obj;
 	u64 value;
+	u64 fail_seqno;
+	int fail_error;
 };
 
 static inline struct flipkms_timeline *to_flipkms_timeline(struct sync_timeline *obj)
@@ -30,8 +34,13 @@ static inline struct flipkms_timeline *to_flipkms_timeline(struct sync_timeline 
 
 static int flipkms_pt_has_signaled(struct sync_pt *pt)
 {
-	return READ_ONCE(to_flipkms_timeline(pt->parent)->value) >=
-	       pt->base.seqno;
+	struct flipkms_timeline *tl = to_flipkms_timeline(pt->parent);
+
+	if (READ_ONCE(tl->value) < pt->base.seqno)
+		return 0;
+	if (pt->base.seqno == READ_ONCE(tl->fail_seqno))
+		return READ_ONCE(tl->fail_error);
+	return 1;
 }
 
 static int flipkms_pt_compare(struct sync_pt *a, struct sync_pt *b)
@@ -103,4 +112,20 @@ void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
 	spin_unlock_irqrestore(&tl->obj.lock, flags);
 
 	sync_timeline_signal_timestamp(&tl->obj, when);
+}
+
+/* Commit @seqno's fence will fail with @error when it is latched. */
+void flipkms_timeline_fail(struct flipkms_timeline *tl, u64 seqno, int error)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tl->obj.lock, flags);
+	WRITE_ONCE(tl->fail_error, error);
+	WRITE_ONCE(tl->fail_seqno, seqno);
+	spin_unlock_irqrestore(&tl->obj.lock, flags);
+}
+
+u64 flipkms_timeline_value(struct flipkms_timeline *tl)
+{
+	return READ_ONCE(tl->value);
 }
