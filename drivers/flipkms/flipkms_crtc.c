@@ -182,6 +182,7 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 
 	drm_crtc_handle_vblank(&out->crtc);
 	flipkms_latch_pending(out, READ_ONCE(out->last_vblank));
+	flipkms_composer_vblank(out);
 
 	return HRTIMER_RESTART;
 }
@@ -316,6 +317,12 @@ static void flipkms_crtc_reset(struct drm_crtc *crtc)
 	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
 }
 
+static int flipkms_crtc_late_register(struct drm_crtc *crtc)
+{
+	flipkms_debugfs_crtc_init(crtc_to_flipkms_output(crtc));
+	return 0;
+}
+
 static const struct drm_crtc_funcs flipkms_crtc_funcs = {
 	.set_config		= drm_atomic_helper_set_config,
 	.destroy		= drm_crtc_cleanup,
@@ -327,6 +334,10 @@ static const struct drm_crtc_funcs flipkms_crtc_funcs = {
 	.disable_vblank		= flipkms_disable_vblank,
 	.get_vblank_timestamp	= flipkms_get_vblank_timestamp,
 	.create_out_fence	= flipkms_create_out_fence,
+	.late_register		= flipkms_crtc_late_register,
+	.get_crc_sources	= flipkms_get_crc_sources,
+	.verify_crc_source	= flipkms_verify_crc_source,
+	.set_crc_source		= flipkms_set_crc_source,
 };
 
 /* CRTC helper functions */
@@ -425,6 +436,10 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	out->vblank_timer.function = flipkms_vblank;
 
+	ret = flipkms_composer_init(out);
+	if (ret)
+		return ret;
+
 	snprintf(name, sizeof(name), "flipkms-crtc-%u", index);
 	out->timeline = flipkms_timeline_create(name);
 	if (!out->timeline)
@@ -446,6 +461,7 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 void flipkms_crtc_fini(struct flipkms_output *out)
 {
 	hrtimer_cancel(&out->vblank_timer);
+	flipkms_composer_fini(out);
 	flipkms_flush_delayed_signals(out);
 	if (out->timeline)
 		flipkms_timeline_destroy(out->timeline);

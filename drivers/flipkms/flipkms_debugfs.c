@@ -16,6 +16,9 @@
  *				5000) before it is flushed
  *   crtc-<i>/fence_error	the next latched commit's out-fence fails
  *				with -N (e.g. 5 for -EIO)
+ *   crtc-<i>/frame.ppm		the frame on screen now, composed, as a
+ *				binary PPM (P6, 8 bits per channel)
+ *   crtc-<i>/crc/		the DRM core's CRC interface (source "auto")
  *
  * Documentation/flipkms.rst describes each.
  */
@@ -189,34 +192,30 @@ DEFINE_DEBUGFS_ATTRIBUTE(flipkms_fence_error_fops, flipkms_fault_get,
 
 void flipkms_debugfs_init(struct drm_minor *minor)
 {
-	struct flipkms_device *fkms = to_flipkms_device(minor->dev);
-	struct dentry *dir;
-	unsigned int i;
-	char name[16];
-
 	drm_debugfs_create_files(flipkms_debugfs_list,
 				 ARRAY_SIZE(flipkms_debugfs_list),
 				 minor->debugfs_root, minor);
+}
 
-	for (i = 0; i < fkms->num_outputs; i++) {
-		struct flipkms_output *out = &fkms->outputs[i];
+/* The output's controls go into the DRM core's crtc-<i> directory. */
+void flipkms_debugfs_crtc_init(struct flipkms_output *out)
+{
+	struct dentry *dir = out->crtc.debugfs_entry;
 
-		snprintf(name, sizeof(name), "crtc-%u", i);
-		dir = debugfs_create_dir(name, minor->debugfs_root);
-		debugfs_create_file("connected", 0600, dir, out,
-				    &flipkms_connected_fops);
-		debugfs_create_file("refresh_hz", 0600, dir, out,
-				    &flipkms_refresh_fops);
-		debugfs_create_u32("signal_delay_us", 0600, dir,
-				   &out->signal_delay_us);
-		debugfs_create_file_unsafe("drop_vblanks", 0600, dir,
-					   &out->drop_vblanks,
-					   &flipkms_drop_vblanks_fops);
-		debugfs_create_file_unsafe("stall_commit_ms", 0600, dir,
-					   &out->stall_ms,
-					   &flipkms_stall_commit_fops);
-		debugfs_create_file_unsafe("fence_error", 0600, dir,
-					   &out->fence_error,
-					   &flipkms_fence_error_fops);
-	}
+	debugfs_create_file("connected", 0600, dir, out,
+			    &flipkms_connected_fops);
+	debugfs_create_file("refresh_hz", 0600, dir, out,
+			    &flipkms_refresh_fops);
+	debugfs_create_u32("signal_delay_us", 0600, dir,
+			   &out->signal_delay_us);
+	debugfs_create_file_unsafe("drop_vblanks", 0600, dir,
+				   &out->drop_vblanks,
+				   &flipkms_drop_vblanks_fops);
+	debugfs_create_file_unsafe("stall_commit_ms", 0600, dir,
+				   &out->stall_ms, &flipkms_stall_commit_fops);
+	debugfs_create_file_unsafe("fence_error", 0600, dir,
+				   &out->fence_error,
+				   &flipkms_fence_error_fops);
+	debugfs_create_file("frame.ppm", 0400, dir, out,
+			    &flipkms_frame_fops);
 }

@@ -97,19 +97,21 @@ static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index
 	unsigned int i;
 	int ret;
 
-	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index);
+	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index, 0);
 	if (IS_ERR(primary))
 		return PTR_ERR(primary);
 	out->primary = primary;
 
 	for (i = 0; i < overlays; i++) {
-		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_OVERLAY, index);
+		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_OVERLAY,
+					     index, 1 + i);
 		if (IS_ERR(plane))
 			return PTR_ERR(plane);
 	}
 
 	if (cursor) {
-		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_CURSOR, index);
+		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_CURSOR,
+					     index, 1 + overlays);
 		if (IS_ERR(plane))
 			return PTR_ERR(plane);
 		out->cursor = plane;
@@ -149,6 +151,7 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 	drm->mode_config.cursor_width = 512;
 	drm->mode_config.cursor_height = 512;
 	drm->mode_config.preferred_depth = 24;
+	drm->mode_config.normalize_zpos = true;
 
 	for (i = 0; i < fkms->num_outputs; i++) {
 		ret = flipkms_output_create(fkms, i);

@@ -71,6 +71,9 @@ struct flipkms_crtc_state {
  * @fence_error:	fault: the next latched commit's fence fails with
  *			this (negated) errno
  * @delayed:		delayed signals not yet done, under @lock
+ * @crc_enabled:	CRCs are computed for every vblank
+ * @crc_work:		computes the CRC of the frame on screen
+ * @crc_frame:		the vblank count @crc_work reports for
  */
 struct flipkms_output {
 	struct drm_crtc crtc;
@@ -102,6 +105,10 @@ struct flipkms_output {
 	atomic_t stall_ms;
 	atomic_t fence_error;
 	struct list_head delayed;
+
+	bool crc_enabled;
+	struct work_struct crc_work;
+	u64 crc_frame;
 };
 
 /**
@@ -146,10 +153,22 @@ void flipkms_stall_commits(struct drm_atomic_state *state);
 /* flipkms_plane.c */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,
-				       unsigned int index);
+				       unsigned int index, unsigned int zpos);
+
+/* flipkms_composer.c */
+extern const struct file_operations flipkms_frame_fops;
+const char *const *flipkms_get_crc_sources(struct drm_crtc *crtc,
+					   size_t *count);
+int flipkms_verify_crc_source(struct drm_crtc *crtc, const char *source,
+			      size_t *values_cnt);
+int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source);
+void flipkms_composer_vblank(struct flipkms_output *out);
+int flipkms_composer_init(struct flipkms_output *out);
+void flipkms_composer_fini(struct flipkms_output *out);
 
 /* flipkms_debugfs.c */
 void flipkms_debugfs_init(struct drm_minor *minor);
+void flipkms_debugfs_crtc_init(struct flipkms_output *out);
 
 /* flipkms_output.c */
 int flipkms_output_init(struct flipkms_output *out, unsigned int index);

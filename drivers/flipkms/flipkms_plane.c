@@ -9,6 +9,7 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_blend.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_plane.h>
@@ -101,12 +102,13 @@ static const struct drm_plane_funcs flipkms_plane_funcs = {
  * @drm:	the device
  * @type:	primary, overlay or cursor
  * @index:	the output (CRTC index) it may be used with
+ * @zpos:	its fixed place in the stack, 0 at the bottom
  *
  * Returns the plane, or an ERR_PTR().
  */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,
-				       unsigned int index)
+				       unsigned int index, unsigned int zpos)
 {
 	struct flipkms_plane *plane;
 
@@ -119,5 +121,6 @@ struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 		return ERR_CAST(plane);
 
 	drm_plane_helper_add(&plane->base, &flipkms_plane_helper_funcs);
+	drm_plane_create_zpos_immutable_property(&plane->base, zpos);
 	return &plane->base;
 }
