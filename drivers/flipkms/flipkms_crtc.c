@@ -103,17 +103,19 @@ static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 }
 
 /*
- * Show commit @seqno. The fence is signalled before the event is sent, so
- * that it carries our timestamp rather than the one sending the event would
- * give it (they are equal). A signal delay (fault injection) takes the
- * fence off the event, which then cannot signal it, and signals it later.
+ * Show commit @seqno, with the events of every commit latched with it. The
+ * fences are signalled before the events are sent, so that they carry our
+ * timestamp rather than the one sending the event would give them (they
+ * are equal). A signal delay (fault injection) takes the fences off the
+ * events, which then cannot signal them, and signals them later.
  */
 static void flipkms_latch(struct flipkms_output *out, u64 seqno,
-			  struct drm_pending_vblank_event *event, ktime_t when)
+			  struct list_head *events, ktime_t when)
 {
 	u32 delay_us = READ_ONCE(out->signal_delay_us);
-	struct drm_device *drm = out->crtc.dev;
 	int error = atomic_xchg(&out->fence_error, 0);
+	struct drm_device *drm = out->crtc.dev;
+	struct drm_pending_vblank_event *e, *next;
 	unsigned long flags;
 	bool delayed;
 
@@ -123,40 +125,40 @@ static void flipkms_latch(struct flipkms_output *out, u64 seqno,
 	delayed = delay_us &&
 		  flipkms_delay_signal(out, seqno, ktime_add_us(when, delay_us));
 	if (delayed) {
-		if (event && event->base.fence) {
-			dma_fence_put(event->base.fence);
-			event->base.fence = NULL;
+		list_for_each_entry(e, events, base.link) {
+			dma_fence_put(e->base.fence);
+			e->base.fence = NULL;
 		}
 	} else {
 		flipkms_timeline_advance(out->timeline, seqno, when);
 	}
 
 	atomic64_inc(&out->flips);
-	if (event) {
-		spin_lock_irqsave(&drm->event_lock, flags);
-		drm_crtc_send_vblank_event(&out->crtc, event);
-		spin_unlock_irqrestore(&drm->event_lock, flags);
+	spin_lock_irqsave(&drm->event_lock, flags);
+	list_for_each_entry_safe(e, next, events, base.link) {
+		list_del(&e->base.link);
+		drm_crtc_send_vblank_event(&out->crtc, e);
 	}
+	spin_unlock_irqrestore(&drm->event_lock, flags);
 }
 
-/* Latch the commit waiting for a vblank now, if any (CRTC going down). */
+/* Latch what waits for a vblank now, if anything does. */
 static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when)
 {
-	struct drm_pending_vblank_event *event;
 	unsigned long flags;
+	LIST_HEAD(events);
 	bool pending;
 	u64 seqno;
 
 	spin_lock_irqsave(&out->lock, flags);
 	pending = out->pending;
 	seqno = out->pending_seqno;
-	event = out->pending_event;
+	list_splice_init(&out->pending_events, &events);
 	out->pending = false;
-	out->pending_event = NULL;
 	spin_unlock_irqrestore(&out->lock, flags);
 
 	if (pending) {
-		flipkms_latch(out, seqno, event, when);
+		flipkms_latch(out, seqno, &events, when);
 		drm_crtc_vblank_put(&out->crtc);
 	}
 }
@@ -374,9 +376,11 @@ static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
 }
 
 /*
- * Queue the commit for the next vblank. The commit helpers wait for the
- * previous commit's flip before the next one flushes, so at most one is
- * pending. A CRTC without vblanks (being disabled) latches at once.
+ * Queue the commit for the next vblank. Usually the commit helpers wait for
+ * the previous commit's flip before the next one flushes, but legacy cursor
+ * updates do not wait: every commit flushed before a vblank is latched by
+ * it, the timeline advancing to the latest. One vblank reference covers
+ * them. A CRTC without vblanks (being disabled) latches at once.
  */
 static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
@@ -385,25 +389,27 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	struct drm_crtc_state *crtc_state = crtc->state;
 	struct drm_pending_vblank_event *event = crtc_state->event;
 	u64 seqno = to_flipkms_crtc_state(crtc_state)->seqno;
+	LIST_HEAD(now);
+	bool queued;
 
 	crtc_state->event = NULL;
+	if (event)
+		list_add_tail(&event->base.link, &now);
 
 	if (!crtc_state->active || drm_crtc_vblank_get(crtc)) {
-		flipkms_latch(out, seqno, event, ktime_get());
+		flipkms_latch(out, seqno, &now, ktime_get());
 		return;
 	}
 
 	spin_lock_irq(&out->lock);
-	if (WARN_ON(out->pending)) {
-		spin_unlock_irq(&out->lock);
-		drm_crtc_vblank_put(crtc);
-		flipkms_latch(out, seqno, event, ktime_get());
-		return;
-	}
+	queued = out->pending;
 	out->pending = true;
-	out->pending_seqno = seqno;
-	out->pending_event = event;
+	out->pending_seqno = max(out->pending_seqno, seqno);
+	list_splice_tail(&now, &out->pending_events);
 	spin_unlock_irq(&out->lock);
+
+	if (queued)
+		drm_crtc_vblank_put(crtc);
 }
 
 static const struct drm_crtc_helper_funcs flipkms_crtc_helper_funcs = {
@@ -431,6 +437,7 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 
 	spin_lock_init(&out->lock);
 	INIT_LIST_HEAD(&out->delayed);
+	INIT_LIST_HEAD(&out->pending_events);
 	out->connected = true;
 	out->refresh = 60;
 	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);

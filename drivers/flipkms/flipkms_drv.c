@@ -144,8 +144,9 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 
 	drm->mode_config.funcs = &flipkms_mode_config_funcs;
 	drm->mode_config.helper_private = &flipkms_mode_config_helpers;
-	drm->mode_config.min_width = FLIPKMS_MIN_WIDTH;
-	drm->mode_config.min_height = FLIPKMS_MIN_HEIGHT;
+	/* These bound framebuffers too: cursors are small. Modes are checked by the CRTC. */
+	drm->mode_config.min_width = FLIPKMS_MIN_FB_SIZE;
+	drm->mode_config.min_height = FLIPKMS_MIN_FB_SIZE;
 	drm->mode_config.max_width = FLIPKMS_MAX_WIDTH;
 	drm->mode_config.max_height = FLIPKMS_MAX_HEIGHT;
 	drm->mode_config.cursor_width = 512;

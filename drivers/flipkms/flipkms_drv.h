@@ -19,6 +19,9 @@
 #define FLIPKMS_MAX_OUTPUTS	4
 #define FLIPKMS_MAX_OVERLAYS	4
 
+/* Framebuffers may be as small as a cursor wants. */
+#define FLIPKMS_MIN_FB_SIZE	1
+
 /* The display sizes a mode may have, and the refresh rates. */
 #define FLIPKMS_MIN_WIDTH	320
 #define FLIPKMS_MIN_HEIGHT	200
@@ -56,9 +59,10 @@ struct flipkms_crtc_state {
  * @lock:		protects @next_seqno and the @pending_* fields, and
  *			orders a flush against the vblank that latches it
  * @next_seqno:		the number the next commit gets
- * @pending:		a flushed commit waits for its vblank
- * @pending_seqno:	its number
- * @pending_event:	its event, sent when it is latched
+ * @pending:		flushed commits wait for their vblank
+ * @pending_seqno:	the latest of their numbers
+ * @pending_events:	their events (linked through base.link), sent when
+ *			they are latched
  * @vblanks:		vblanks handled
  * @missed_vblanks:	vblanks the timer fired too late to handle
  * @flips:		commits latched
@@ -91,7 +95,7 @@ struct flipkms_output {
 	u64 next_seqno;
 	bool pending;
 	u64 pending_seqno;
-	struct drm_pending_vblank_event *pending_event;
+	struct list_head pending_events;
 
 	atomic64_t vblanks;
 	atomic64_t missed_vblanks;
