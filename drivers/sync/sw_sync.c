@@ -61,36 +61,30 @@ struct sw_sync_timeline {
 	u32 value;
 };
 
-/**
- * struct sw_sync_pt - a point on a sw_sync timeline
- * @pt:		the sync point
- * @value:	the timeline value at which it signals
+/*
+ * A point's value is its seqno: set before the point is published, so a
+ * concurrent increment never sees a point whose value is not there yet.
  */
-struct sw_sync_pt {
-	struct sync_pt pt;
-	u32 value;
-};
+static inline u32 sw_sync_pt_value(struct sync_pt *pt)
+{
+	return pt->base.seqno;
+}
 
 static inline struct sw_sync_timeline *to_sw_sync_timeline(struct sync_timeline *obj)
 {
 	return container_of(obj, struct sw_sync_timeline, obj);
 }
 
-static inline struct sw_sync_pt *to_sw_sync_pt(struct sync_pt *pt)
-{
-	return container_of(pt, struct sw_sync_pt, pt);
-}
-
 static int sw_sync_pt_has_signaled(struct sync_pt *sync_pt)
 {
 	struct sw_sync_timeline *tl = to_sw_sync_timeline(sync_pt->parent);
 
-	return READ_ONCE(tl->value) >= to_sw_sync_pt(sync_pt)->value;
+	return READ_ONCE(tl->value) >= sw_sync_pt_value(sync_pt);
 }
 
 static int sw_sync_pt_compare(struct sync_pt *a, struct sync_pt *b)
 {
-	u32 va = to_sw_sync_pt(a)->value, vb = to_sw_sync_pt(b)->value;
+	u32 va = sw_sync_pt_value(a), vb = sw_sync_pt_value(b);
 
 	return va == vb ? 0 : va > vb ? 1 : -1;
 }
@@ -103,7 +97,7 @@ static void sw_sync_timeline_value_str(struct sync_timeline *obj, char *str,
 
 static void sw_sync_pt_value_str(struct sync_pt *pt, char *str, int size)
 {
-	snprintf(str, size, "%u", to_sw_sync_pt(pt)->value);
+	snprintf(str, size, "%u", sw_sync_pt_value(pt));
 }
 
 static const struct sync_timeline_ops sw_sync_timeline_ops = {
@@ -154,12 +148,11 @@ static long sw_sync_ioctl_create_fence(struct sw_sync_timeline *tl,
 	if (fd < 0)
 		return fd;
 
-	pt = sync_pt_create(&tl->obj, sizeof(struct sw_sync_pt), data.value);
+	pt = sync_pt_create(&tl->obj, sizeof(*pt), data.value);
 	if (!pt) {
 		err = -ENOMEM;
 		goto err_put_fd;
 	}
-	to_sw_sync_pt(pt)->value = data.value;
 
 	fence = sync_fence_create(data.name, pt);
 	if (!fence) {

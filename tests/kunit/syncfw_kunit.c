@@ -17,10 +17,6 @@ struct test_timeline {
 	u32 value;
 };
 
-struct test_pt {
-	struct sync_pt pt;
-	u32 value;
-};
 
 /* How often the ops ran, across the test running now. */
 static atomic_t compares, pts_freed, timelines_released;
@@ -30,20 +26,14 @@ static struct test_timeline *to_test_timeline(struct sync_timeline *obj)
 	return container_of(obj, struct test_timeline, obj);
 }
 
-static struct test_pt *to_test_pt(struct sync_pt *pt)
-{
-	return container_of(pt, struct test_pt, pt);
-}
-
 static int test_has_signaled(struct sync_pt *pt)
 {
-	return READ_ONCE(to_test_timeline(pt->parent)->value) >=
-	       to_test_pt(pt)->value;
+	return READ_ONCE(to_test_timeline(pt->parent)->value) >= pt->base.seqno;
 }
 
 static int test_compare(struct sync_pt *a, struct sync_pt *b)
 {
-	u32 va = to_test_pt(a)->value, vb = to_test_pt(b)->value;
+	u64 va = a->base.seqno, vb = b->base.seqno;
 
 	atomic_inc(&compares);
 	return va == vb ? 0 : va > vb ? 1 : -1;
@@ -97,9 +87,8 @@ static struct sync_pt *new_pt(struct kunit *test, struct sync_timeline *obj,
 {
 	struct sync_pt *pt;
 
-	pt = sync_pt_create(obj, sizeof(struct test_pt), value);
+	pt = sync_pt_create(obj, sizeof(*pt), value);
 	KUNIT_ASSERT_NOT_NULL(test, pt);
-	to_test_pt(pt)->value = value;
 	return pt;
 }
 

@@ -37,7 +37,11 @@ struct sync_timeline;
  * @has_signaled:	returns 1 if @pt has signalled, 0 if it has not, or a
  *			negative errno if it failed; called with the
  *			timeline's lock held or from a lockless
- *			dma_fence_is_signaled(), so it must only read state
+ *			dma_fence_is_signaled(), so it must only read state.
+ *			It may run as soon as sync_pt_create() has published
+ *			the point, before its creator has set any field of
+ *			its own: decide from the seqno and the timeline, or
+ *			read a zeroed field as "not signalled"
  * @compare:		returns 1 if @a comes after @b on their timeline, 0 if
  *			they are the same point, -1 if @a comes before @b; must
  *			agree with the seqnos given to sync_pt_create()
