@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libsync: sw_sync software timelines, for tests and fake renderers.
+ *
+ * The sw_sync ioctls are not in the uapi headers (mainline keeps them in
+ * drivers/dma-buf/sw_sync.c); they are defined here exactly as there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include <sys/ioctl.h>
+
+#include "sync.h"
+
+struct sw_sync_create_fence_data {
+	__u32	value;
+	char	name[32];
+	__s32	fence;
+};
+
+#define SW_SYNC_IOC_MAGIC	'W'
+#define SW_SYNC_IOC_CREATE_FENCE \
+	_IOWR(SW_SYNC_IOC_MAGIC, 0, struct sw_sync_create_fence_data)
+#define SW_SYNC_IOC_INC		_IOW(SW_SYNC_IOC_MAGIC, 1, __u32)
+
+#define SW_SYNC_DEV		"/dev/sw_sync"
+#define SW_SYNC_DEBUGFS		"/sys/kernel/debug/sync/sw_sync"
+
+int sw_sync_timeline_create(void)
+{
+	int fd, err;
+
+	fd = open(SW_SYNC_DEV, O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	err = errno;
+
+	fd = open(SW_SYNC_DEBUGFS, O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	/* Report why the device node failed, unless it simply is not there. */
+	if (err != ENOENT)
+		errno = err;
+	return -1;
+}
+
+int sw_sync_timeline_inc(int fd, unsigned int count)
+{
+	__u32 arg = count;
+
+	return ioctl(fd, SW_SYNC_IOC_INC, &arg) < 0 ? -1 : 0;
+}
+
+int sw_sync_fence_create(int fd, const char *name, unsigned int value)
+{
+	struct sw_sync_create_fence_data data;
+
+	memset(&data, 0, sizeof(data));
+	data.value = value;
+	if (name)
+		strncpy(data.name, name, sizeof(data.name) - 1);
+
+	if (ioctl(fd, SW_SYNC_IOC_CREATE_FENCE, &data) < 0)
+		return -1;
+	return data.fence;
+}
