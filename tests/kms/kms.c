@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kms.c: the helpers declared in kms.h, shared by every test in tests/kms.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+
+#include "kms.h"
+
+/* --- results ------------------------------------------------------------ */
+
+static int failures;
+static const char *volatile current = "setup";
+static unsigned int watchdog_seconds;
+
+void ok(const char *name)
+{
+	printf("ok - %s\n", name);
+	fflush(stdout);
+}
+
+static void vline(const char *prefix, const char *name, const char *fmt, va_list ap)
+{
+	printf("%s - %s: ", prefix, name);
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+void not_ok(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("not ok", name, fmt, ap);
+	va_end(ap);
+	failures++;
+}
+
+void skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("skip", name, fmt, ap);
+	va_end(ap);
+}
+
+void comment(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+bool check(const char *name, bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond) {
+		ok(name);
+		return true;
+	}
+	va_start(ap, fmt);
+	vline("not ok", name, fmt, ap);
+	va_end(ap);
+	failures++;
+	return false;
+}
+
+bool check_int(const char *name, long long want, long long got)
+{
+	return check(name, want == got, "expected %lld, got %lld", want, got);
+}
+
+void begin(const char *name)
+{
+	current = name;
+}
+
+void require(bool cond, const char *what)
+{
+	if (cond)
+		return;
+	not_ok(current, "setup failed: %s (%s)", what, errname(errno));
+	exit(1);
+}
+
+static void watchdog_fired(int sig)
+{
+	char msg[256];
+	int n;
+
+	(void)sig;
+	n = snprintf(msg, sizeof(msg),
+		     "not ok - %s: expected to finish within %u s, got stuck (watchdog)\n",
+		     current, watchdog_seconds);
+	if (n > 0)
+		(void)!write(STDOUT_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	_exit(1);
+}
+
+void watchdog(unsigned int seconds)
+{
+	watchdog_seconds = seconds;
+	signal(SIGALRM, watchdog_fired);
+	alarm(seconds);
+}
+
+int finish(void)
+{
+	return failures ? 1 : 0;
+}
+
+const char *errname(int err)
+{
+	static char buf[24];
+	const char *s = err ? strerrorname_np(err) : "0";
+
+	if (s)
+		return s;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;
+}
+
+/* --- device ------------------------------------------------------------- */
+
+static bool has_connected_connector(int fd)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+	bool found = false;
+	int i;
+
+	if (!res)
+		return false;
+	for (i = 0; i < res->count_connectors && !found; i++) {
+		drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+
+		if (c && c->connection == DRM_MODE_CONNECTED && c->count_modes > 0)
+			found = true;
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+	return found;
+}
+
+int kms_open(struct kms_dev *dev, const char *driver, unsigned int caps)
+{
+	bool any = !driver || !*driver;
+	int i;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->fd = -1;
+	for (i = 0; i < 16; i++) {
+		drmVersionPtr v;
+		int fd;
+
+		snprintf(dev->path, sizeof(dev->path), "/dev/dri/card%d", i);
+		fd = open(dev->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (v && (any ? has_connected_connector(fd) : !strcmp(v->name, driver))) {
+			snprintf(dev->driver, sizeof(dev->driver), "%s", v->name);
+			drmFreeVersion(v);
+			dev->fd = fd;
+			break;
+		}
+		drmFreeVersion(v);
+		close(fd);
+	}
+	if (dev->fd < 0) {
+		comment("no DRM card %s%s%s", any ? "with a connected connector" : "of driver \"",
+			any ? "" : driver, any ? "" : "\"");
+		errno = ENODEV;
+		return -1;
+	}
+	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
+	    ((caps & KMS_CAP_ATOMIC) && drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ATOMIC, 1))) {
+		comment("%s: cannot set client caps: %s", dev->path, errname(errno));
+		close(dev->fd);
+		dev->fd = -1;
+		return -1;
+	}
+	comment("%s is %s", dev->path, dev->driver);
+	return 0;
+}
+
+void kms_close(struct kms_dev *dev)
+{
+	if (dev->fd >= 0)
+		close(dev->fd);
+	dev->fd = -1;
+}
+
+const char *kms_driver_arg(int argc, char **argv)
+{
+	return optind < argc ? argv[optind] : NULL;
+}
+
+/* --- properties --------------------------------------------------------- */
+
+static drmModePropertyPtr find_prop(int fd, uint32_t obj, uint32_t type, const char *name,
+				    uint64_t *value)
+{
+	drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, obj, type);
+	drmModePropertyPtr found = NULL;
+	uint32_t i;
+
+	if (!props)
+		return NULL;
+	for (i = 0; i < props->count_props && !found; i++) {
+		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
+
+		if (p && !strcmp(p->name, name)) {
+			found = p;
+			if (value)
+				*value = props->prop_values[i];
+		} else {
+			drmModeFreeProperty(p);
+		}
+	}
+	drmModeFreeObjectProperties(props);
+	return found;
+}
+
+uint32_t kms_prop_id(int fd, uint32_t obj, uint32_t type, const char *name)
+{
+	drmModePropertyPtr p = find_prop(fd, obj, type, name, NULL);
+	uint32_t id = p ? p->prop_id : 0;
+
+	drmModeFreeProperty(p);
+	return id;
+}
+
+int kms_prop_get(int fd, uint32_t obj, uint32_t type, const char *name, uint64_t *value)
+{
+	drmModePropertyPtr p = find_prop(fd, obj, type, name, value);
+
+	if (!p) {
+		errno = ENOENT;
+		return -1;
+	}
+	drmModeFreeProperty(p);
+	return 0;
+}
+
+static void plane_props(int fd, uint32_t plane, struct kms_plane_props *p)
+{
+	const uint32_t t = DRM_MODE_OBJECT_PLANE;
+
+	p->fb_id = kms_prop_id(fd, plane, t, "FB_ID");
+	p->crtc_id = kms_prop_id(fd, plane, t, "CRTC_ID");
+	p->in_fence_fd = kms_prop_id(fd, plane, t, "IN_FENCE_FD");
+	p->src_x = kms_prop_id(fd, plane, t, "SRC_X");
+	p->src_y = kms_prop_id(fd, plane, t, "SRC_Y");
+	p->src_w = kms_prop_id(fd, plane, t, "SRC_W");
+	p->src_h = kms_prop_id(fd, plane, t, "SRC_H");
+	p->crtc_x = kms_prop_id(fd, plane, t, "CRTC_X");
+	p->crtc_y = kms_prop_id(fd, plane, t, "CRTC_Y");
+	p->crtc_w = kms_prop_id(fd, plane, t, "CRTC_W");
+	p->crtc_h = kms_prop_id(fd, plane, t, "CRTC_H");
+}
+
+/* --- pipes -------------------------------------------------------------- */
+
+static int pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *conn,
+		     uint32_t used)
+{
+	int i, j, found = -1;
+
+	for (i = 0; i < conn->count_encoders && found < 0; i++) {
+		drmModeEncoder *enc = drmModeGetEncoder(fd, conn->encoders[i]);
+
+		if (!enc)
+			continue;
+		for (j = 0; j < res->count_crtcs && found < 0; j++)
+			if ((enc->possible_crtcs & (1u << j)) && !(used & (1u << j)))
+				found = j;
+		drmModeFreeEncoder(enc);
+	}
+	return found;
+}
+
+static void pick_planes(int fd, struct kms_pipe *pipe, uint32_t *used, int nused)
+{
+	drmModePlaneRes *pres = drmModeGetPlaneResources(fd);
+	uint32_t i;
+	int k;
+
+	if (!pres)
+		return;
+	for (i = 0; i < pres->count_planes; i++) {
+		drmModePlane *p = drmModeGetPlane(fd, pres->planes[i]);
+		uint64_t type = ~0ull;
+		bool taken = false;
+
+		if (!p)
+			continue;
+		for (k = 0; k < nused; k++)
+			if (used[k] == p->plane_id)
+				taken = true;
+		if (!taken && (p->possible_crtcs & (1u << pipe->crtc_index)) &&
+		    !kms_prop_get(fd, p->plane_id, DRM_MODE_OBJECT_PLANE, "type", &type)) {
+			if (type == DRM_PLANE_TYPE_PRIMARY && !pipe->primary_id)
+				pipe->primary_id = p->plane_id;
+			else if (type == DRM_PLANE_TYPE_OVERLAY && !pipe->overlay_id)
+				pipe->overlay_id = p->plane_id;
+			else if (type == DRM_PLANE_TYPE_CURSOR && !pipe->cursor_id)
+				pipe->cursor_id = p->plane_id;
+		}
+		drmModeFreePlane(p);
+	}
+	drmModeFreePlaneResources(pres);
+}
+
+int kms_pipes(struct kms_dev *dev, struct kms_pipe *pipes, int max)
+{
+	drmModeRes *res = drmModeGetResources(dev->fd);
+	uint32_t used_crtcs = 0, used_planes[64];
+	int n = 0, nplanes = 0, i, m, idx;
+
+	if (!res)
+		return 0;
+	for (i = 0; i < res->count_connectors && n < max; i++) {
+		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
+		struct kms_pipe *pipe = &pipes[n];
+
+		if (!c || c->connection != DRM_MODE_CONNECTED || c->count_modes == 0 ||
+		    (idx = pick_crtc(dev->fd, res, c, used_crtcs)) < 0) {
+			drmModeFreeConnector(c);
+			continue;
+		}
+		memset(pipe, 0, sizeof(*pipe));
+		pipe->connector_id = c->connector_id;
+		pipe->crtc_index = idx;
+		pipe->crtc_id = res->crtcs[idx];
+		pipe->mode = c->modes[0];
+		for (m = 0; m < c->count_modes; m++) {
+			if (c->modes[m].type & DRM_MODE_TYPE_PREFERRED) {
+				pipe->mode = c->modes[m];
+				pipe->has_preferred = true;
+				break;
+			}
+		}
+		drmModeFreeConnector(c);
+
+		pick_planes(dev->fd, pipe, used_planes, nplanes);
+		if (!pipe->primary_id)
+			continue;
+		used_crtcs |= 1u << idx;
+		if (nplanes + 3 <= (int)(sizeof(used_planes) / sizeof(used_planes[0]))) {
+			used_planes[nplanes++] = pipe->primary_id;
+			if (pipe->overlay_id)
+				used_planes[nplanes++] = pipe->overlay_id;
+			if (pipe->cursor_id)
+				used_planes[nplanes++] = pipe->cursor_id;
+		}
+
+		pipe->conn_props.crtc_id = kms_prop_id(dev->fd, pipe->connector_id,
+						       DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
+		pipe->crtc_props.mode_id = kms_prop_id(dev->fd, pipe->crtc_id,
+						       DRM_MODE_OBJECT_CRTC, "MODE_ID");
+		pipe->crtc_props.active = kms_prop_id(dev->fd, pipe->crtc_id,
+						      DRM_MODE_OBJECT_CRTC, "ACTIVE");
+		pipe->crtc_props.out_fence_ptr = kms_prop_id(dev->fd, pipe->crtc_id,
+							     DRM_MODE_OBJECT_CRTC, "OUT_FENCE_PTR");
+		plane_props(dev->fd, pipe->primary_id, &pipe->primary_props);
+		if (pipe->overlay_id)
+			plane_props(dev->fd, pipe->overlay_id, &pipe->overlay_props);
+		n++;
+	}
+	drmModeFreeResources(res);
+	return n;
+}
+
+double kms_mode_period_ns(const drmModeModeInfo *mode)
+{
+	if (!mode->clock)
+		return 0;
+	return 1e9 * mode->htotal * mode->vtotal / (mode->clock * 1000.0);
+}
+
+drmModeModeInfo kms_mode_at_refresh(const drmModeModeInfo *base, unsigned int hz)
+{
+	drmModeModeInfo m = *base;
+
+	m.clock = (uint32_t)lround((double)m.htotal * m.vtotal * hz / 1000.0);
+	m.vrefresh = hz;
+	m.type = DRM_MODE_TYPE_USERDEF;
+	snprintf(m.name, sizeof(m.name), "%ux%u@%u", m.hdisplay, m.vdisplay, hz);
+	return m;
+}
+
+/* --- framebuffers ------------------------------------------------------- */
+
+static int format_bpp(uint32_t format)
+{
+	switch (format) {
+	case DRM_FORMAT_XRGB8888:
+	case DRM_FORMAT_ARGB8888:
+		return 32;
+	case DRM_FORMAT_XRGB16161616:
+	case DRM_FORMAT_ARGB16161616:
+		return 64;
+	case DRM_FORMAT_RGB565:
+		return 16;
+	default:
+		return 0;
+	}
+}
+
+int kms_fb_create(int fd, uint32_t width, uint32_t height, uint32_t format,
+		  unsigned int seed, struct kms_fb *fb)
+{
+	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	int bpp = format_bpp(format), ret, err;
+	uint64_t offset;
+	unsigned char *map;
+	uint32_t y;
+
+	memset(fb, 0, sizeof(*fb));
+	if (!bpp)
+		return -EINVAL;
+	ret = drmModeCreateDumbBuffer(fd, width, height, bpp, 0, &fb->handle, &fb->pitch,
+				      &fb->size);
+	if (ret)
+		return -errno;
+	fb->width = width;
+	fb->height = height;
+	fb->format = format;
+
+	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
+		goto err_destroy;
+	map = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+	if (map == MAP_FAILED)
+		goto err_destroy;
+	/* Bands of grey whose phase depends on the seed: two fbs differ visibly. */
+	for (y = 0; y < height; y++)
+		memset(map + (size_t)y * fb->pitch, (int)(((y + seed * 97) / 32 * 40) & 0xff),
+		       fb->pitch);
+	munmap(map, fb->size);
+
+	handles[0] = fb->handle;
+	pitches[0] = fb->pitch;
+	if (drmModeAddFB2(fd, width, height, format, handles, pitches, offsets, &fb->fb_id, 0))
+		goto err_destroy;
+	return 0;
+
+err_destroy:
+	err = errno;
+	drmModeDestroyDumbBuffer(fd, fb->handle);
+	memset(fb, 0, sizeof(*fb));
+	return -err;
+}
+
+void kms_fb_destroy(int fd, struct kms_fb *fb)
+{
+	if (fb->fb_id)
+		drmModeRmFB(fd, fb->fb_id);
+	if (fb->handle)
+		drmModeDestroyDumbBuffer(fd, fb->handle);
+	memset(fb, 0, sizeof(*fb));
+}
+
+/* --- atomic commits ----------------------------------------------------- */
+
+static int add(drmModeAtomicReq *req, uint32_t obj, uint32_t prop, uint64_t value)
+{
+	if (!prop)
+		return -ENOENT;
+	return drmModeAtomicAddProperty(req, obj, prop, value) < 0 ? -ENOMEM : 0;
+}
+
+int kms_req_plane(drmModeAtomicReq *req, uint32_t plane_id, const struct kms_plane_props *p,
+		  uint32_t crtc_id, const struct kms_fb *fb, int in_fence)
+{
+	int ret = 0;
+
+	if (!fb)
+		return add(req, plane_id, p->fb_id, 0) ?: add(req, plane_id, p->crtc_id, 0);
+	ret |= add(req, plane_id, p->fb_id, fb->fb_id);
+	ret |= add(req, plane_id, p->crtc_id, crtc_id);
+	ret |= add(req, plane_id, p->src_x, 0);
+	ret |= add(req, plane_id, p->src_y, 0);
+	ret |= add(req, plane_id, p->src_w, (uint64_t)fb->width << 16);
+	ret |= add(req, plane_id, p->src_h, (uint64_t)fb->height << 16);
+	ret |= add(req, plane_id, p->crtc_x, 0);
+	ret |= add(req, plane_id, p->crtc_y, 0);
+	ret |= add(req, plane_id, p->crtc_w, fb->width);
+	ret |= add(req, plane_id, p->crtc_h, fb->height);
+	if (in_fence >= 0)
+		ret |= add(req, plane_id, p->in_fence_fd, (uint64_t)in_fence);
+	return ret ? -EINVAL : 0;
+}
+
+static int commit(struct kms_dev *dev, drmModeAtomicReq *req, uint32_t flags, uint64_t cookie)
+{
+	int ret;
+
+	errno = 0;
+	ret = drmModeAtomicCommit(dev->fd, req, flags, (void *)(uintptr_t)cookie);
+	return ret ? -errno : 0;
+}
+
+int kms_modeset(struct kms_dev *dev, struct kms_pipe *pipe, const drmModeModeInfo *mode,
+		const struct kms_fb *fb)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	uint32_t blob = 0;
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	if (drmModeCreatePropertyBlob(dev->fd, mode ? mode : &pipe->mode,
+				      sizeof(drmModeModeInfo), &blob)) {
+		ret = -errno;
+		goto out;
+	}
+	ret = add(req, pipe->connector_id, pipe->conn_props.crtc_id, pipe->crtc_id) ?:
+	      add(req, pipe->crtc_id, pipe->crtc_props.mode_id, blob) ?:
+	      add(req, pipe->crtc_id, pipe->crtc_props.active, 1) ?:
+	      kms_req_plane(req, pipe->primary_id, &pipe->primary_props, pipe->crtc_id, fb, -1);
+	if (!ret)
+		ret = commit(dev, req, DRM_MODE_ATOMIC_ALLOW_MODESET, 0);
+	if (ret) {
+		drmModeDestroyPropertyBlob(dev->fd, blob);
+	} else {
+		if (pipe->mode_blob)
+			drmModeDestroyPropertyBlob(dev->fd, pipe->mode_blob);
+		pipe->mode_blob = blob;
+	}
+out:
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+int kms_disable(struct kms_dev *dev, struct kms_pipe *pipe)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	ret = add(req, pipe->connector_id, pipe->conn_props.crtc_id, 0) ?:
+	      add(req, pipe->crtc_id, pipe->crtc_props.mode_id, 0) ?:
+	      add(req, pipe->crtc_id, pipe->crtc_props.active, 0) ?:
+	      kms_req_plane(req, pipe->primary_id, &pipe->primary_props, 0, NULL, -1);
+	if (!ret && pipe->overlay_id)
+		ret = kms_req_plane(req, pipe->overlay_id, &pipe->overlay_props, 0, NULL, -1);
+	if (!ret)
+		ret = commit(dev, req, DRM_MODE_ATOMIC_ALLOW_MODESET, 0);
+	if (!ret && pipe->mode_blob) {
+		drmModeDestroyPropertyBlob(dev->fd, pipe->mode_blob);
+		pipe->mode_blob = 0;
+	}
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+int kms_flip_plane(struct kms_dev *dev, const struct kms_pipe *pipe, uint32_t plane_id,
+		   const struct kms_plane_props *props, const struct kms_fb *fb,
+		   int32_t *out_fence, int in_fence, uint64_t cookie)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	ret = kms_req_plane(req, plane_id, props, pipe->crtc_id, fb, in_fence);
+	if (!ret && out_fence) {
+		ret = add(req, pipe->crtc_id, pipe->crtc_props.out_fence_ptr,
+			  (uint64_t)(uintptr_t)out_fence);
+	}
+	if (!ret)
+		ret = commit(dev, req, DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT, cookie);
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+int kms_flip(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_fb *fb,
+	     int32_t *out_fence, int in_fence, uint64_t cookie)
+{
+	return kms_flip_plane(dev, pipe, pipe->primary_id, &pipe->primary_props, fb, out_fence,
+			      in_fence, cookie);
+}
+
+bool kms_plane_has_format(int fd, uint32_t plane_id, uint32_t format)
+{
+	drmModePlane *p = drmModeGetPlane(fd, plane_id);
+	bool found = false;
+	uint32_t i;
+
+	for (i = 0; p && i < p->count_formats; i++)
+		if (p->formats[i] == format)
+			found = true;
+	drmModeFreePlane(p);
+	return found;
+}
+
+/* --- events ------------------------------------------------------------- */
+
+/* Hands out the next whole event in the buffer: 1, or 0 if there is none. */
+static int take_event(struct kms_dev *dev, struct kms_event *ev)
+{
+	while (dev->evlen - dev->evpos >= sizeof(struct drm_event)) {
+		struct drm_event hdr;
+		const unsigned char *p = dev->evbuf + dev->evpos;
+
+		memcpy(&hdr, p, sizeof(hdr));
+		if (hdr.length < sizeof(hdr) || hdr.length > dev->evlen - dev->evpos)
+			break;
+		dev->evpos += hdr.length;
+		memset(ev, 0, sizeof(*ev));
+		ev->type = hdr.type;
+		if ((hdr.type == DRM_EVENT_FLIP_COMPLETE || hdr.type == DRM_EVENT_VBLANK) &&
+		    hdr.length >= sizeof(struct drm_event_vblank)) {
+			struct drm_event_vblank v;
+
+			memcpy(&v, p, sizeof(v));
+			ev->crtc_id = v.crtc_id;
+			ev->sequence = v.sequence;
+			ev->time_us = (int64_t)v.tv_sec * 1000000 + v.tv_usec;
+			ev->time_ns = ev->time_us * 1000;
+			ev->user_data = v.user_data;
+			return 1;
+		}
+		if (hdr.type == DRM_EVENT_CRTC_SEQUENCE &&
+		    hdr.length >= sizeof(struct drm_event_crtc_sequence)) {
+			struct drm_event_crtc_sequence s;
+
+			memcpy(&s, p, sizeof(s));
+			ev->sequence = s.sequence;
+			ev->time_ns = s.time_ns;
+			ev->time_us = s.time_ns / 1000;
+			ev->user_data = s.user_data;
+			return 1;
+		}
+		/* Any other event type: not ours, skip it. */
+	}
+	dev->evlen = dev->evpos = 0;
+	return 0;
+}
+
+int kms_next_event(struct kms_dev *dev, int timeout_ms, struct kms_event *ev)
+{
+	int64_t deadline = now_ns() + (int64_t)timeout_ms * 1000000;
+	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+	ssize_t n;
+	int left, r;
+
+	for (;;) {
+		if (take_event(dev, ev))
+			return 1;
+		left = (int)((deadline - now_ns() + 999999) / 1000000);
+		r = poll(&pfd, 1, left > 0 ? left : 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 0;
+		n = read(dev->fd, dev->evbuf, sizeof(dev->evbuf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -1;
+		dev->evlen = (size_t)n;
+		dev->evpos = 0;
+	}
+}
+
+int kms_drain_events(struct kms_dev *dev, int quiet_ms)
+{
+	struct kms_event ev;
+	int n = 0;
+
+	while (kms_next_event(dev, quiet_ms, &ev) == 1)
+		n++;
+	return n;
+}
+
+unsigned int kms_vblank_crtc_bits(int index)
+{
+	if (index == 0)
+		return 0;
+	if (index == 1)
+		return DRM_VBLANK_SECONDARY;
+	return ((unsigned int)index << DRM_VBLANK_HIGH_CRTC_SHIFT) & DRM_VBLANK_HIGH_CRTC_MASK;
+}
+
+/* --- fences ------------------------------------------------------------- */
+
+int kms_fence_info(int fd, struct kms_fence_info *info)
+{
+	struct sync_file_info *fi = sync_file_info(fd);
+	struct sync_fence_info *pts;
+
+	memset(info, 0, sizeof(*info));
+	if (!fi)
+		return -1;
+	info->num_points = (int)fi->num_fences;
+	info->status = fi->status;
+	if (fi->num_fences > 0) {
+		pts = sync_get_fence_info(fi);
+		info->timestamp_ns = (int64_t)pts[0].timestamp_ns;
+		snprintf(info->obj_name, sizeof(info->obj_name), "%s", pts[0].obj_name);
+		snprintf(info->driver_name, sizeof(info->driver_name), "%s", pts[0].driver_name);
+	}
+	sync_file_info_free(fi);
+	return 0;
+}
+
+int kms_fence_polled(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n = poll(&pfd, 1, 0);
+
+	if (n < 0)
+		return -1;
+	return n > 0 && (pfd.revents & POLLIN);
+}

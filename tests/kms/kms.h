@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared helpers for the KMS tests in tests/kms: finding the card of a given
+ * driver, picking connector + CRTC + planes + mode ("a pipe"), dumb-buffer
+ * framebuffers, atomic commits by property name, a DRM event reader with a
+ * timeout, out-fence inspection, and the result lines every test prints:
+ *
+ *	ok - NAME
+ *	not ok - NAME: expected X, got Y
+ *	skip - NAME: reason
+ *	# comment
+ *
+ * Each tests/kms/<subject>.c is one small program over these; each takes the
+ * DRM driver name as its operand (e.g. "flipkms" or "vkms") and exits 1 if
+ * any check failed.
+ */
+#ifndef FLIPFENCE_TESTS_KMS_H
+#define FLIPFENCE_TESTS_KMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "sync.h"
+
+/* --- results ------------------------------------------------------------ */
+
+void ok(const char *name);
+void __attribute__((format(printf, 2, 3))) not_ok(const char *name, const char *fmt, ...);
+void __attribute__((format(printf, 2, 3))) skip(const char *name, const char *fmt, ...);
+void __attribute__((format(printf, 1, 2))) comment(const char *fmt, ...);
+/* ok(name) if @cond, else not_ok(name, fmt...); returns @cond. */
+bool __attribute__((format(printf, 3, 4))) check(const char *name, bool cond, const char *fmt, ...);
+/* Passes if @got == @want; the failure says "expected @want, got @got". */
+bool check_int(const char *name, long long want, long long got);
+/* Exits 1 with "not ok - <current check>: setup failed: @what" unless @cond. */
+void require(bool cond, const char *what);
+/* Names the check in progress, for require() and the watchdog. */
+void begin(const char *name);
+/* Fails the check in progress and exits once the program has run @seconds. */
+void watchdog(unsigned int seconds);
+/* The program's exit status: 1 if any check failed, else 0. */
+int finish(void);
+
+const char *errname(int err);
+int64_t now_ns(void);
+void sleep_ms(unsigned int ms);
+/* Entries in /proc/self/fd, not counting the one used to read it. */
+int count_open_fds(void);
+
+/* --- device ------------------------------------------------------------- */
+
+#define KMS_EVENT_BUF	4096
+
+struct kms_dev {
+	int fd;
+	char path[32];
+	char driver[64];
+	/* Events read from fd but not handed out yet. */
+	unsigned char evbuf[KMS_EVENT_BUF];
+	size_t evlen, evpos;
+};
+
+#define KMS_CAP_ATOMIC	(1u << 0)	/* DRM_CLIENT_CAP_ATOMIC; universal planes are always on */
+
+/*
+ * Opens /dev/dri/cardN of @driver (drmGetVersion name), or with @driver NULL
+ * or "" the first card that has a connected connector, and sets the client
+ * caps in @caps. Returns 0, or -1 with the reason printed as a comment.
+ */
+int kms_open(struct kms_dev *dev, const char *driver, unsigned int caps);
+void kms_close(struct kms_dev *dev);
+
+/* The test's driver operand (after getopt), NULL if there is none. */
+const char *kms_driver_arg(int argc, char **argv);
+
+/* --- pipes: connector + CRTC + planes + mode ---------------------------- */
+
+struct kms_plane_props {
+	uint32_t fb_id, crtc_id, in_fence_fd;
+	uint32_t src_x, src_y, src_w, src_h;
+	uint32_t crtc_x, crtc_y, crtc_w, crtc_h;
+};
+
+struct kms_pipe {
+	uint32_t connector_id, crtc_id;
+	int crtc_index;
+	uint32_t primary_id, overlay_id, cursor_id;	/* 0 if there is none */
+	drmModeModeInfo mode;		/* the connector's preferred mode */
+	bool has_preferred;
+	uint32_t mode_blob;		/* of the last kms_modeset() */
+	struct {
+		uint32_t crtc_id;
+	} conn_props;
+	struct {
+		uint32_t mode_id, active, out_fence_ptr;
+	} crtc_props;
+	struct kms_plane_props primary_props, overlay_props;
+};
+
+/*
+ * Fills @pipes with up to @max pipes: one per connected connector, each with
+ * its own CRTC (the first free one its encoders allow), the connector's
+ * preferred mode (else its first), that CRTC's primary plane and, if there
+ * are any not used by another pipe, an overlay and a cursor plane, and the
+ * ids of the properties the helpers below use (0 for those a client without
+ * KMS_CAP_ATOMIC cannot see). Returns the number of pipes.
+ */
+int kms_pipes(struct kms_dev *dev, struct kms_pipe *pipes, int max);
+
+/* A property's id on an object, or 0 if the object has no such property. */
+uint32_t kms_prop_id(int fd, uint32_t obj, uint32_t type, const char *name);
+/* A property's current value; -1 with errno ENOENT if there is none. */
+int kms_prop_get(int fd, uint32_t obj, uint32_t type, const char *name, uint64_t *value);
+
+/* One frame's duration from a mode's timings: 1e9 * htotal * vtotal / (clock * 1000) ns. */
+double kms_mode_period_ns(const drmModeModeInfo *mode);
+/* @base with its clock changed so that it refreshes at @hz, as a user mode. */
+drmModeModeInfo kms_mode_at_refresh(const drmModeModeInfo *base, unsigned int hz);
+
+/* --- framebuffers ------------------------------------------------------- */
+
+struct kms_fb {
+	uint32_t fb_id, handle, width, height, format, pitch;
+	uint64_t size;
+};
+
+/* A dumb buffer filled with a pattern that depends on @seed; 0 or -errno. */
+int kms_fb_create(int fd, uint32_t width, uint32_t height, uint32_t format,
+		  unsigned int seed, struct kms_fb *fb);
+void kms_fb_destroy(int fd, struct kms_fb *fb);
+
+/* --- atomic commits ----------------------------------------------------- */
+
+/*
+ * Adds a whole plane state to @req: @fb shown unscaled at (0, 0) of @crtc_id
+ * (src and crtc rectangles of the framebuffer's size), or the plane disabled
+ * when @fb is NULL. @in_fence >= 0 also sets IN_FENCE_FD. 0 or -errno.
+ */
+int kms_req_plane(drmModeAtomicReq *req, uint32_t plane_id, const struct kms_plane_props *p,
+		  uint32_t crtc_id, const struct kms_fb *fb, int in_fence);
+
+/*
+ * Blocking modeset of @pipe to @mode (NULL: the pipe's preferred mode) with
+ * @fb on the primary plane. Replaces the pipe's mode blob. 0 or -errno.
+ */
+int kms_modeset(struct kms_dev *dev, struct kms_pipe *pipe, const drmModeModeInfo *mode,
+		const struct kms_fb *fb);
+/* Blocking disable of @pipe: CRTC inactive without mode, plane and connector off. */
+int kms_disable(struct kms_dev *dev, struct kms_pipe *pipe);
+
+/*
+ * Nonblocking page flip of @pipe's primary plane to @fb with
+ * DRM_MODE_PAGE_FLIP_EVENT (user data @cookie). @out_fence non-NULL sets
+ * OUT_FENCE_PTR to it (nothing is written there here: the kernel stores -1,
+ * then the fence's fd, or -1 again if the commit fails); @in_fence >= 0 sets
+ * IN_FENCE_FD. Returns 0 or -errno of the commit.
+ */
+int kms_flip(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_fb *fb,
+	     int32_t *out_fence, int in_fence, uint64_t cookie);
+/* The same on any plane of @pipe, e.g. its overlay. */
+int kms_flip_plane(struct kms_dev *dev, const struct kms_pipe *pipe, uint32_t plane_id,
+		   const struct kms_plane_props *props, const struct kms_fb *fb,
+		   int32_t *out_fence, int in_fence, uint64_t cookie);
+/* Whether @plane_id lists @format. */
+bool kms_plane_has_format(int fd, uint32_t plane_id, uint32_t format);
+
+/* --- events ------------------------------------------------------------- */
+
+struct kms_event {
+	uint32_t type;		/* DRM_EVENT_FLIP_COMPLETE, _VBLANK or _CRTC_SEQUENCE */
+	uint32_t crtc_id;	/* flip and vblank events (0 from old kernels) */
+	uint64_t sequence;
+	int64_t time_us;	/* flip and vblank events: tv_sec/tv_usec in µs */
+	int64_t time_ns;	/* sequence events: time_ns; else time_us * 1000 */
+	uint64_t user_data;
+};
+
+/* Waits up to @timeout_ms for the next DRM event: 1 got one, 0 timed out, -1 error. */
+int kms_next_event(struct kms_dev *dev, int timeout_ms, struct kms_event *ev);
+/* Discards events until none arrives for @quiet_ms; returns how many. */
+int kms_drain_events(struct kms_dev *dev, int quiet_ms);
+
+/* DRM_IOCTL_WAIT_VBLANK type bits selecting CRTC @index. */
+unsigned int kms_vblank_crtc_bits(int index);
+
+/* --- fences ------------------------------------------------------------- */
+
+struct kms_fence_info {
+	int num_points;
+	int status;		/* of the sync_file: 1 signalled, 0 active, <0 error */
+	int64_t timestamp_ns;	/* of its first point */
+	char obj_name[32], driver_name[32];
+};
+
+/* SYNC_IOC_FILE_INFO of @fd into @info; 0, or -1 with errno set. */
+int kms_fence_info(int fd, struct kms_fence_info *info);
+/* 1 if @fd polls readable (signalled) right now, 0 if not, -1 on error. */
+int kms_fence_polled(int fd);
+
+#endif /* FLIPFENCE_TESTS_KMS_H */

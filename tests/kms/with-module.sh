@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Run a guest test with a kernel module loaded with the given parameters, then
+# put things back: for the manifest's vkms variants (the guest boots with
+# syncfw,flipkms only) and for flipkms with a non-default shape (outputs=2).
+#
+# usage: tests/kms/with-module.sh MODULE[:PARAM=VALUE[,PARAM=VALUE...]]... -- CMD [ARGS...]
+#
+# A module that is loaded already is unloaded first and, after CMD, loaded
+# again with its default parameters. Modules come from $FLIPFENCE_MODROOT
+# (set by scripts/vm); the exit status is CMD's, or 125 if a module would
+# not load or unload.
+set -u
+specs=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	specs+=("$1")
+	shift
+done
+[ $# -gt 1 ] || { echo "usage: $0 MODULE[:PARAMS]... -- CMD [ARGS...]" >&2; exit 2; }
+shift
+[ -n "${FLIPFENCE_MODROOT:-}" ] || { echo "# $0: FLIPFENCE_MODROOT is not set (not in a guest?)"; exit 125; }
+
+mp() {
+	modprobe -d "$FLIPFENCE_MODROOT" "$@"
+}
+
+loaded() {
+	grep -q "^${1//-/_} " /proc/modules
+}
+
+reload=()
+for spec in "${specs[@]}"; do
+	mod=${spec%%:*}
+	params=()
+	[ "$spec" != "$mod" ] && IFS=, read -ra params <<<"${spec#*:}"
+	if loaded "$mod"; then
+		mp -r "$mod" || { echo "# $0: cannot unload $mod"; exit 125; }
+		reload+=("$mod")
+	fi
+	mp "$mod" "${params[@]}" || { echo "# $0: cannot load $mod ${params[*]}"; exit 125; }
+	# Let udev-less /dev settle: the card node appears with the device.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -n "$(ls /dev/dri/card* 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+done
+
+"$@"
+rc=$?
+
+for ((i = ${#specs[@]} - 1; i >= 0; i--)); do
+	mod=${specs[i]%%:*}
+	loaded "$mod" && { mp -r "$mod" || { echo "# $0: cannot unload $mod"; rc=125; }; }
+done
+for mod in "${reload[@]}"; do
+	mp "$mod" || { echo "# $0: cannot load $mod again"; rc=125; }
+done
+exit $rc
