@@ -27,10 +27,17 @@
 
 static struct dentry *sync_debugfs_dir;
 
-/* Call with @fence's lock held. */
+/*
+ * Call with @fence's lock held. Only reads what the fence has recorded:
+ * the dump must not signal anything, least of all a point whose last
+ * reference is gone and whose release waits for this lock.
+ */
 static void sync_print_status(struct seq_file *s, struct dma_fence *fence)
 {
-	int status = dma_fence_get_status_locked(fence);
+	int status = 0;
+
+	if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags))
+		status = fence->error ?: 1;
 
 	if (!status)
 		seq_puts(s, "active");

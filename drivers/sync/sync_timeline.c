@@ -103,7 +103,9 @@ static void sync_timeline_put(struct sync_timeline *obj)
  * Signal every active point whose status the implementation (or the
  * timeline's destruction) has settled. Each point is pinned while it is
  * signalled under the lock: a fence callback may drop what was its last
- * reference, and its release takes this same lock.
+ * reference, and its release takes this same lock. A point whose last
+ * reference is already gone is skipped: nobody can see it any more, and
+ * its release is waiting for the lock to take it off the list.
  */
 static void sync_timeline_signal_pts(struct sync_timeline *obj,
 				     const ktime_t *timestamp)
@@ -118,10 +120,9 @@ static void sync_timeline_signal_pts(struct sync_timeline *obj,
 		status = obj->ops->has_signaled(pt);
 		if (!status && obj->destroyed)
 			status = -ENOENT;
-		if (!status)
+		if (!status || !dma_fence_get_rcu(&pt->base))
 			continue;
 
-		dma_fence_get(&pt->base);
 		list_move_tail(&pt->active_link, &signalled);
 		/* A lockless dma_fence_is_signaled() may have got there first. */
 		if (status < 0 &&
