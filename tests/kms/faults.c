@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+/*
+ * faults: flipkms's debugfs controls and fault injection do what
+ * Documentation/flipkms.rst says, each by the injected amount:
+ *
+ *   signal_delay_us	out-fences signal exactly that long after their event
+ *   drop_vblanks	the next flip lands that many vblanks later
+ *   stall_commit_ms	the next flip's event comes at least that late
+ *   fence_error	the next out-fence signals with that error
+ *   connected		the connector disconnects and reconnects, with uevents
+ *   refresh_hz		the preferred mode changes to that rate, and the
+ *			vblank period follows it after a modeset
+ *   frame.ppm, crc/	the composed frame shows what was drawn, and the
+ *			CRC follows the content
+ *
+ * usage: faults flipkms
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+
+#include <drm_fourcc.h>
+
+#include "kms.h"
+
+static char crtc_dir[96];
+
+static int write_control(const char *file, const char *value)
+{
+	char path[160];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", crtc_dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* One flip with an out-fence; its event and fence fd, or a failed check. */
+static bool flip_once(struct kms_dev *dev, const struct kms_pipe *pipe,
+		      const struct kms_fb *fb, struct kms_event *ev, int *fence,
+		      int64_t *submitted)
+{
+	int32_t out = -1;
+	int ret;
+
+	*submitted = now_ns();
+	ret = kms_flip(dev, pipe, fb, &out, -1, 7);
+	if (ret || out < 0)
+		return false;
+	ret = kms_next_event(dev, 6000, ev);
+	*fence = out;
+	return ret == 1 && ev->type == DRM_EVENT_FLIP_COMPLETE;
+}
+
+static void test_signal_delay(struct kms_dev *dev, const struct kms_pipe *pipe,
+			      struct kms_fb fb[2])
+{
+	struct kms_fence_info info;
+	int64_t t, delta, worst = 0;
+	struct kms_event ev;
+	int i, fence, bad = 0, n = 20;
+
+	begin("signal-delay-shifts-fence-by-exactly-the-delay");
+	require(write_control("signal_delay_us", "5000") == 0, "write signal_delay_us");
+	for (i = 0; i < n; i++) {
+		if (!flip_once(dev, pipe, &fb[i & 1], &ev, &fence, &t)) {
+			bad++;
+			continue;
+		}
+		if (sync_wait(fence, 2000) || kms_fence_info(fence, &info)) {
+			bad++;
+		} else {
+			/* Event times are whole µs, truncated. */
+			delta = info.timestamp_ns - ev.time_us * 1000 - 5000000;
+			if (delta < 0 || delta >= 1000)
+				bad++;
+			if (llabs(delta) > llabs(worst))
+				worst = delta;
+		}
+		close(fence);
+	}
+	write_control("signal_delay_us", "0");
+	check("signal-delay-shifts-fence-by-exactly-the-delay", bad == 0,
+	      "expected fence - event = 5000 us for %d flips, got %d off (worst %+lld ns)",
+	      n, bad, (long long)worst);
+	comment("signal delay 5000 us: fence - event - delay within [0, %lld] ns", (long long)worst);
+}
+
+static void test_drop_vblanks(struct kms_dev *dev, const struct kms_pipe *pipe,
+			      struct kms_fb fb[2])
+{
+	struct kms_event a, b;
+	int fence;
+	int64_t t;
+	bool ok1, ok2;
+
+	begin("dropped-vblanks-delay-the-flip");
+	ok1 = flip_once(dev, pipe, &fb[0], &a, &fence, &t);
+	close(fence);
+	require(write_control("drop_vblanks", "6") == 0, "write drop_vblanks");
+	ok2 = flip_once(dev, pipe, &fb[1], &b, &fence, &t);
+	close(fence);
+	check("dropped-vblanks-delay-the-flip", ok1 && ok2 && b.sequence >= a.sequence + 7,
+	      "expected the flip at least 7 vblanks after the previous one, got %lld",
+	      (long long)(b.sequence - a.sequence));
+	check("drop-vblanks-rejects-more-than-240", write_control("drop_vblanks", "241") == -EINVAL,
+	      "expected EINVAL for 241");
+}
+
+static void test_stall(struct kms_dev *dev, const struct kms_pipe *pipe,
+		       struct kms_fb fb[2])
+{
+	struct kms_event ev;
+	int64_t t, took;
+	int fence;
+	bool ok;
+
+	begin("stalled-commit-flips-late");
+	require(write_control("stall_commit_ms", "300") == 0, "write stall_commit_ms");
+	ok = flip_once(dev, pipe, &fb[0], &ev, &fence, &t);
+	took = now_ns() - t;
+	close(fence);
+	check("stalled-commit-flips-late", ok && took >= 300000000,
+	      "expected the event >= 300 ms after the commit, got %s after %.1f ms",
+	      ok ? "it" : "no flip", took / 1e6);
+	check("stall-rejects-more-than-5000-ms", write_control("stall_commit_ms", "5001") == -EINVAL,
+	      "expected EINVAL for 5001");
+}
+
+static void test_fence_error(struct kms_dev *dev, const struct kms_pipe *pipe,
+			     struct kms_fb fb[2])
+{
+	struct kms_fence_info info = { 0 };
+	struct kms_event ev;
+	int fence, next;
+	int64_t t;
+	bool ok;
+
+	begin("fence-error-fails-the-next-fence");
+	require(write_control("fence_error", "5") == 0, "write fence_error");
+	ok = flip_once(dev, pipe, &fb[1], &ev, &fence, &t);
+	ok = ok && sync_wait(fence, 2000) == -1 && errno == EIO;
+	kms_fence_info(fence, &info);
+	close(fence);
+	check("fence-error-fails-the-next-fence", ok && info.status == -EIO,
+	      "expected status -EIO, got %d", info.status);
+
+	ok = flip_once(dev, pipe, &fb[0], &ev, &fence, &t) && sync_wait(fence, 2000) == 0;
+	next = kms_fence_info(fence, &info) ? -1 : info.status;
+	close(fence);
+	check("fence-error-is-one-shot", ok && next == 1,
+	      "expected the following fence to signal, got status %d", next);
+}
+
+/* A uevent socket, to see the hot-plug events. */
+static int uevent_socket(void)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether a drm HOTPLUG=1 uevent arrives within @ms. */
+static bool hotplug_event(int sock, int ms)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+	char buf[4096];
+	int64_t end = now_ns() + ms * 1000000LL;
+	ssize_t n, i;
+
+	while (now_ns() < end && poll(&p, 1, ms) == 1) {
+		n = recv(sock, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			return false;
+		buf[n] = '\0';
+		for (i = 0; i < n; i += strlen(buf + i) + 1)
+			if (!strcmp(buf + i, "HOTPLUG=1"))
+				return true;
+	}
+	return false;
+}
+
+static int connector_status(struct kms_dev *dev, uint32_t id)
+{
+	drmModeConnector *c = drmModeGetConnector(dev->fd, id);
+	int status = c ? (int)c->connection : -1;
+
+	drmModeFreeConnector(c);
+	return status;
+}
+
+static void test_hotplug(struct kms_dev *dev, const struct kms_pipe *pipe)
+{
+	int sock = uevent_socket();
+
+	begin("unplug-disconnects-with-uevent");
+	require(sock >= 0, "uevent socket");
+	require(write_control("connected", "0") == 0, "write connected");
+	check("unplug-sends-hotplug-uevent", hotplug_event(sock, 2000), "expected HOTPLUG=1");
+	check_int("unplug-disconnects", DRM_MODE_DISCONNECTED,
+		  connector_status(dev, pipe->connector_id));
+	require(write_control("connected", "1") == 0, "write connected");
+	check("replug-sends-hotplug-uevent", hotplug_event(sock, 2000), "expected HOTPLUG=1");
+	check_int("replug-connects", DRM_MODE_CONNECTED, connector_status(dev, pipe->connector_id));
+	close(sock);
+}
+
+static bool preferred_mode(struct kms_dev *dev, uint32_t id, drmModeModeInfo *mode)
+{
+	drmModeConnector *c = drmModeGetConnector(dev->fd, id);
+	bool found = false;
+	int i;
+
+	for (i = 0; c && i < c->count_modes && !found; i++) {
+		if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) {
+			*mode = c->modes[i];
+			found = true;
+		}
+	}
+	drmModeFreeConnector(c);
+	return found;
+}
+
+static void test_refresh(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_fb fb[2])
+{
+	struct kms_event a, b;
+	drmModeModeInfo mode;
+	double period, got;
+	int fence;
+	int64_t t;
+	bool ok;
+
+	begin("refresh-changes-preferred-mode");
+	require(write_control("refresh_hz", "144") == 0, "write refresh_hz");
+	ok = preferred_mode(dev, pipe->connector_id, &mode);
+	check("refresh-changes-preferred-mode", ok && mode.vrefresh == 144,
+	      "expected a preferred mode at 144 Hz, got %s at %u Hz", ok ? mode.name : "none",
+	      ok ? mode.vrefresh : 0);
+	check("refresh-rejects-300-hz", write_control("refresh_hz", "300") == -EINVAL,
+	      "expected EINVAL");
+	if (!ok)
+		return;
+
+	begin("vblank-period-follows-refresh");
+	require(kms_modeset(dev, pipe, &mode, &fb[0]) == 0, "modeset at 144 Hz");
+	ok = flip_once(dev, pipe, &fb[1], &a, &fence, &t);
+	close(fence);
+	ok = ok && flip_once(dev, pipe, &fb[0], &b, &fence, &t);
+	close(fence);
+	period = kms_mode_period_ns(&mode);
+	got = ok && b.sequence > a.sequence ?
+	      (b.time_us - a.time_us) * 1000.0 / (double)(b.sequence - a.sequence) : 0;
+	check("vblank-period-follows-refresh", ok && got > period - 1000 && got < period + 1000,
+	      "expected a %.0f ns period, got %.0f", period, got);
+
+	write_control("refresh_hz", "60");
+	require(kms_modeset(dev, pipe, NULL, &fb[0]) == 0, "modeset back to the preferred mode");
+}
+
+/* Paint a framebuffer one XRGB8888 colour. */
+static void paint(struct kms_dev *dev, const struct kms_fb *fb, uint32_t xrgb)
+{
+	struct drm_mode_map_dumb map = { .handle = fb->handle };
+	uint32_t *px;
+	uint64_t i;
+
+	require(drmIoctl(dev->fd, DRM_IOCTL_MODE_MAP_DUMB, &map) == 0, "map dumb buffer");
+	px = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, map.offset);
+	require(px != MAP_FAILED, "mmap dumb buffer");
+	for (i = 0; i < fb->size / 4; i++)
+		px[i] = xrgb;
+	munmap(px, fb->size);
+}
+
+/* The RGB of pixel (@x, @y) of frame.ppm, as 0xRRGGBB, or -1. */
+static long frame_pixel(int x, int y)
+{
+	char path[160];
+	int w, h, max;
+	unsigned char rgb[3];
+	long ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/frame.ppm", crtc_dir);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	if (fscanf(f, "P6 %d %d %d", &w, &h, &max) == 3 && fgetc(f) != EOF &&
+	    x < w && y < h && fseek(f, ((long)y * w + x) * 3, SEEK_CUR) == 0 &&
+	    fread(rgb, 1, 3, f) == 3)
+		ret = (long)rgb[0] << 16 | rgb[1] << 8 | rgb[2];
+	fclose(f);
+	return ret;
+}
+
+/* One entry of crc/data: each read() returns one "frame crc" line. */
+static long crc_read(int data)
+{
+	unsigned long frame, crc;
+	char line[64];
+	ssize_t n;
+
+	n = read(data, line, sizeof(line) - 1);
+	if (n <= 0) {
+		comment("crc/data read: %s", n ? errname(errno) : "end of file");
+		return -1;
+	}
+	line[n] = '\0';
+	return sscanf(line, "%lx %lx", &frame, &crc) == 2 ? (long)crc : -1;
+}
+
+/* The CRC settles on a new value within a few entries of a flip. */
+static long crc_after(int data, long before, int max)
+{
+	long crc = -1;
+
+	while (max-- > 0) {
+		crc = crc_read(data);
+		if (crc != before)
+			break;
+	}
+	return crc;
+}
+
+static void test_composer(struct kms_dev *dev, const struct kms_pipe *pipe, struct kms_fb fb[2])
+{
+	struct kms_event ev;
+	char path[160];
+	long red, blue, again;
+	int fence, ctl, data;
+	int64_t t;
+
+	begin("frame-shows-the-primary-plane");
+	paint(dev, &fb[0], 0x123456);
+	paint(dev, &fb[1], 0xab0000);
+	require(flip_once(dev, pipe, &fb[0], &ev, &fence, &t), "flip");
+	close(fence);
+	check_int("frame-shows-the-primary-plane", 0x123456, frame_pixel(100, 100));
+
+	begin("crc-follows-content");
+	snprintf(path, sizeof(path), "%s/crc/control", crtc_dir);
+	ctl = open(path, O_WRONLY);
+	require(ctl >= 0 && write(ctl, "auto", 4) == 4, "select CRC source auto");
+	close(ctl);
+	snprintf(path, sizeof(path), "%s/crc/data", crtc_dir);
+	data = open(path, O_RDONLY);
+	require(data >= 0, "open crc/data");
+	red = crc_read(data);
+	require(flip_once(dev, pipe, &fb[1], &ev, &fence, &t), "flip");
+	close(fence);
+	blue = crc_after(data, red, 30);
+	require(flip_once(dev, pipe, &fb[0], &ev, &fence, &t), "flip");
+	close(fence);
+	again = crc_after(data, blue, 30);
+	close(data);
+	check("crc-changes-with-content", red >= 0 && blue >= 0 && red != blue,
+	      "expected two CRCs, got %lx and %lx", red, blue);
+	check("crc-is-stable-for-same-content", again == red,
+	      "expected %lx again, got %lx", red, again);
+	check_int("frame-follows-flip", 0x123456, frame_pixel(0, 0));
+}
+
+int main(int argc, char **argv)
+{
+	const char *driver = kms_driver_arg(argc, argv);
+	struct kms_pipe pipe;
+	struct kms_fb fb[2];
+	struct kms_dev dev;
+	int minor;
+
+	watchdog(60);
+	begin("setup");
+	require(driver && !strcmp(driver, "flipkms"), "these faults are flipkms's (usage: faults flipkms)");
+	require(kms_open(&dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");
+	require(kms_pipes(&dev, &pipe, 1) == 1, "a pipe");
+	require(sscanf(dev.path, "/dev/dri/card%d", &minor) == 1, "card minor");
+	snprintf(crtc_dir, sizeof(crtc_dir), "/sys/kernel/debug/dri/%d/crtc-%d", minor,
+		 pipe.crtc_index);
+	require(kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888, 1,
+			      &fb[0]) == 0 &&
+		kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888, 2,
+			      &fb[1]) == 0, "framebuffers");
+	require(kms_modeset(&dev, &pipe, NULL, &fb[0]) == 0, "modeset");
+
+	test_signal_delay(&dev, &pipe, fb);
+	test_drop_vblanks(&dev, &pipe, fb);
+	test_stall(&dev, &pipe, fb);
+	test_fence_error(&dev, &pipe, fb);
+	test_hotplug(&dev, &pipe);
+	test_refresh(&dev, &pipe, fb);
+	test_composer(&dev, &pipe, fb);
+
+	kms_disable(&dev, &pipe);
+	kms_fb_destroy(dev.fd, &fb[0]);
+	kms_fb_destroy(dev.fd, &fb[1]);
+	kms_close(&dev);
+	return finish();
+}
