@@ -11,6 +11,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -43,7 +44,9 @@ struct flipkms_infences {
  * struct flipkms_infence - a stand-in for one plane's in-fence
  * @pt:		the point that stands in
  * @fence:	the real fence
- * @cb:		on @fence; holds a reference on the stand-in while queued
+ * @cb:		on @fence; holds a reference on the stand-in while queued,
+ *		which it hands on to @signal
+ * @signal:	signals the stand-in after @fence did, outside @fence's lock
  * @timer:	the timeout; holds a reference on the stand-in while queued
  * @status:	0 while waiting, 1 once @fence signalled, -ETIMEDOUT
  */
@@ -51,6 +54,7 @@ struct flipkms_infence {
 	struct sync_pt pt;
 	struct dma_fence *fence;
 	struct dma_fence_cb cb;
+	struct irq_work signal;
 	struct hrtimer timer;
 	atomic_t status;
 };
@@ -119,15 +123,28 @@ static bool flipkms_infence_settle(struct flipkms_infence *in, int status)
 	return true;
 }
 
-static void flipkms_infence_signalled(struct dma_fence *fence,
-				      struct dma_fence_cb *cb)
+static void flipkms_infence_signal_work(struct irq_work *work)
 {
-	struct flipkms_infence *in = container_of(cb, struct flipkms_infence, cb);
+	struct flipkms_infence *in = container_of(work, struct flipkms_infence,
+						  signal);
 
 	flipkms_infence_settle(in, 1);
 	if (hrtimer_try_to_cancel(&in->timer) == 1)
 		dma_fence_put(&in->pt.base);
 	dma_fence_put(&in->pt.base);
+}
+
+/*
+ * This runs under the lock of @fence, which may be another timeline's: the
+ * stand-in's timeline is signalled from an irq_work instead of nesting its
+ * lock in there, as dma_fence_array does.
+ */
+static void flipkms_infence_signalled(struct dma_fence *fence,
+				      struct dma_fence_cb *cb)
+{
+	struct flipkms_infence *in = container_of(cb, struct flipkms_infence, cb);
+
+	irq_work_queue(&in->signal);
 }
 
 static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
@@ -180,6 +197,7 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 		return NULL;
 	in = to_infence(pt);
 	in->fence = dma_fence_get(fence);
+	init_irq_work(&in->signal, flipkms_infence_signal_work);
 	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	in->timer.function = flipkms_infence_timeout;
 

@@ -136,7 +136,9 @@ struct sync_fence_waiter;
  *
  * Runs once, in atomic context, with the lock of the signalling fence
  * held: it must not signal or drop the last reference to a point of that
- * fence's timeline.
+ * fence's timeline, and should leave signalling any other timeline to an
+ * irq_work or work item, as dma_fence_array does, rather than nest the
+ * timeline locks.
  */
 typedef void (*sync_callback_t)(struct sync_fence *fence,
 				struct sync_fence_waiter *waiter);
