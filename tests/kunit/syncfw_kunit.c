@@ -17,7 +17,6 @@ struct test_timeline {
 	u32 value;
 };
 
-
 /* How often the ops ran, across the test running now. */
 static atomic_t compares, pts_freed, timelines_released;
 
