@@ -74,13 +74,6 @@ static int flipkms_infence_has_signaled(struct sync_pt *pt)
 	return atomic_read(&to_infence(pt)->status);
 }
 
-static int flipkms_infence_compare(struct sync_pt *a, struct sync_pt *b)
-{
-	if (a->base.seqno == b->base.seqno)
-		return 0;
-	return a->base.seqno > b->base.seqno ? 1 : -1;
-}
-
 static void flipkms_infence_free(struct sync_pt *pt)
 {
 	dma_fence_put(to_infence(pt)->fence);
@@ -108,7 +101,6 @@ static const struct sync_timeline_ops flipkms_infence_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = "flipkms",
 	.has_signaled = flipkms_infence_has_signaled,
-	.compare = flipkms_infence_compare,
 	.free_pt = flipkms_infence_free,
 	.timeline_value_str = flipkms_infences_value_str,
 	.pt_value_str = flipkms_infence_value_str,

@@ -43,13 +43,6 @@ static int flipkms_pt_has_signaled(struct sync_pt *pt)
 	return 1;
 }
 
-static int flipkms_pt_compare(struct sync_pt *a, struct sync_pt *b)
-{
-	if (a->base.seqno == b->base.seqno)
-		return 0;
-	return a->base.seqno > b->base.seqno ? 1 : -1;
-}
-
 static void flipkms_timeline_value_str(struct sync_timeline *obj, char *str,
 				       int size)
 {
@@ -65,7 +58,6 @@ static const struct sync_timeline_ops flipkms_timeline_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = "flipkms",
 	.has_signaled = flipkms_pt_has_signaled,
-	.compare = flipkms_pt_compare,
 	.timeline_value_str = flipkms_timeline_value_str,
 	.pt_value_str = flipkms_pt_value_str,
 };

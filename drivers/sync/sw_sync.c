@@ -82,13 +82,6 @@ static int sw_sync_pt_has_signaled(struct sync_pt *sync_pt)
 	return READ_ONCE(tl->value) >= sw_sync_pt_value(sync_pt);
 }
 
-static int sw_sync_pt_compare(struct sync_pt *a, struct sync_pt *b)
-{
-	u32 va = sw_sync_pt_value(a), vb = sw_sync_pt_value(b);
-
-	return va == vb ? 0 : va > vb ? 1 : -1;
-}
-
 static void sw_sync_timeline_value_str(struct sync_timeline *obj, char *str,
 				       int size)
 {
@@ -104,7 +97,6 @@ static const struct sync_timeline_ops sw_sync_timeline_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = "sw_sync",
 	.has_signaled = sw_sync_pt_has_signaled,
-	.compare = sw_sync_pt_compare,
 	.timeline_value_str = sw_sync_timeline_value_str,
 	.pt_value_str = sw_sync_pt_value_str,
 };

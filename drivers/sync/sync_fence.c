@@ -166,7 +166,7 @@ static bool sync_fence_is_later(struct dma_fence *a, struct dma_fence *b)
 	struct sync_pt *pa = dma_fence_to_sync_pt(a);
 	struct sync_pt *pb = dma_fence_to_sync_pt(b);
 
-	if (pa && pb && pa->parent == pb->parent)
+	if (pa && pb && pa->parent == pb->parent && pa->parent->ops->compare)
 		return pa->parent->ops->compare(pa, pb) > 0;
 
 	return dma_fence_is_later(a, b);
@@ -214,9 +214,9 @@ static unsigned int sync_fence_count(struct dma_fence *fence)
  * @b:		another fence, or @a again
  *
  * The new fence holds the points of both; of two points on one timeline
- * only the later (by &sync_timeline_ops.compare) is kept (seed 005), so
- * merging fences that span k timelines yields k points, whatever the
- * order of @a and @b. The point list is complete before the fence can be
+ * only the later (by &sync_timeline_ops.compare, else by seqno) is kept
+ * (seed 005), so merging fences that span k timelines yields k points,
+ * whatever the order of @a and @b. The point list is complete before the fence can be
  * seen or signalled (seed 010). @a and @b are not changed.
  *
  * Returns the new fence, or NULL when memory runs out.

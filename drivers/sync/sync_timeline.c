@@ -53,8 +53,7 @@ struct sync_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
 {
 	struct sync_timeline *obj;
 
-	if (size < (int)sizeof(*obj) || !ops || !ops->has_signaled ||
-	    !ops->compare)
+	if (size < (int)sizeof(*obj) || !ops || !ops->has_signaled)
 		return NULL;
 
 	obj = kzalloc(size, GFP_KERNEL);

@@ -42,9 +42,10 @@ struct sync_timeline;
  *			the point, before its creator has set any field of
  *			its own: decide from the seqno and the timeline, or
  *			read a zeroed field as "not signalled"
- * @compare:		returns 1 if @a comes after @b on their timeline, 0 if
- *			they are the same point, -1 if @a comes before @b; must
- *			agree with the seqnos given to sync_pt_create()
+ * @compare:		optional, returns 1 if @a comes after @b on their
+ *			timeline, 0 if they are the same point, -1 if @a comes
+ *			before @b; must agree with the seqnos given to
+ *			sync_pt_create(), by which points are ordered without it
  * @free_pt:		optional, called before a point's memory is freed
  * @release_obj:	optional, called before the timeline's memory is freed
  * @timeline_value_str:	optional, writes the timeline's current value into
