@@ -25,7 +25,6 @@
 
 #include <linux/debugfs.h>
 #include <linux/err.h>
-#include <linux/kstrtox.h>
 #include <linux/seq_file.h>
 
 #include <drm/drm_debugfs.h>
@@ -67,87 +66,48 @@ static const struct drm_info_list flipkms_debugfs_list[] = {
 	{ "flipkms_status", flipkms_status_show, 0 },
 };
 
-/* Read a bounded unsigned value from a user write. */
-static int flipkms_parse_uint(const char __user *buf, size_t len,
-			      unsigned int min, unsigned int max,
-			      unsigned int *value)
+/*
+ * The connector's state and the preferred refresh rate: changing either
+ * tells clients to probe again, as a real monitor would.
+ */
+static int flipkms_connected_get(void *data, u64 *val)
 {
-	int ret = kstrtouint_from_user(buf, len, 0, value);
-
-	if (ret)
-		return ret;
-	return *value < min || *value > max ? -EINVAL : 0;
+	*val = READ_ONCE(((struct flipkms_output *)data)->connected);
+	return 0;
 }
 
-static ssize_t flipkms_connected_write(struct file *file,
-				       const char __user *buf, size_t len,
-				       loff_t *ppos)
+static int flipkms_connected_set(void *data, u64 val)
 {
-	struct flipkms_output *out = file->private_data;
-	unsigned int value;
-	int ret;
+	struct flipkms_output *out = data;
 
-	ret = flipkms_parse_uint(buf, len, 0, 1, &value);
-	if (ret)
-		return ret;
-
-	WRITE_ONCE(out->connected, value);
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(out->connected, val);
 	drm_kms_helper_hotplug_event(out->crtc.dev);
-	return len;
+	return 0;
 }
 
-static ssize_t flipkms_connected_read(struct file *file, char __user *buf,
-				      size_t len, loff_t *ppos)
+static int flipkms_refresh_get(void *data, u64 *val)
 {
-	struct flipkms_output *out = file->private_data;
-	char text[4];
-	int n = scnprintf(text, sizeof(text), "%d\n", READ_ONCE(out->connected));
-
-	return simple_read_from_buffer(buf, len, ppos, text, n);
+	*val = READ_ONCE(((struct flipkms_output *)data)->refresh);
+	return 0;
 }
 
-static const struct file_operations flipkms_connected_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = flipkms_connected_read,
-	.write = flipkms_connected_write,
-	.llseek = default_llseek,
-};
-
-static ssize_t flipkms_refresh_write(struct file *file, const char __user *buf,
-				     size_t len, loff_t *ppos)
+static int flipkms_refresh_set(void *data, u64 val)
 {
-	struct flipkms_output *out = file->private_data;
-	unsigned int value;
-	int ret;
+	struct flipkms_output *out = data;
 
-	ret = flipkms_parse_uint(buf, len, FLIPKMS_MIN_REFRESH,
-				 FLIPKMS_MAX_REFRESH, &value);
-	if (ret)
-		return ret;
-
-	WRITE_ONCE(out->refresh, value);
+	if (val < FLIPKMS_MIN_REFRESH || val > FLIPKMS_MAX_REFRESH)
+		return -EINVAL;
+	WRITE_ONCE(out->refresh, val);
 	drm_kms_helper_hotplug_event(out->crtc.dev);
-	return len;
+	return 0;
 }
 
-static ssize_t flipkms_refresh_read(struct file *file, char __user *buf,
-				    size_t len, loff_t *ppos)
-{
-	struct flipkms_output *out = file->private_data;
-	char text[16];
-	int n = scnprintf(text, sizeof(text), "%u\n", READ_ONCE(out->refresh));
-
-	return simple_read_from_buffer(buf, len, ppos, text, n);
-}
-
-static const struct file_operations flipkms_refresh_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = flipkms_refresh_read,
-	.write = flipkms_refresh_write,
-	.llseek = default_llseek,
-};
+DEFINE_DEBUGFS_ATTRIBUTE(flipkms_connected_fops, flipkms_connected_get,
+			 flipkms_connected_set, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(flipkms_refresh_fops, flipkms_refresh_get,
+			 flipkms_refresh_set, "%llu\n");
 
 /*
  * The one-shot faults, each bounded so that no setting can hang a CRTC
@@ -202,10 +162,10 @@ void flipkms_debugfs_crtc_init(struct flipkms_output *out)
 {
 	struct dentry *dir = out->crtc.debugfs_entry;
 
-	debugfs_create_file("connected", 0600, dir, out,
-			    &flipkms_connected_fops);
-	debugfs_create_file("refresh_hz", 0600, dir, out,
-			    &flipkms_refresh_fops);
+	debugfs_create_file_unsafe("connected", 0600, dir, out,
+				   &flipkms_connected_fops);
+	debugfs_create_file_unsafe("refresh_hz", 0600, dir, out,
+				   &flipkms_refresh_fops);
 	debugfs_create_u32("signal_delay_us", 0600, dir,
 			   &out->signal_delay_us);
 	debugfs_create_file_unsafe("drop_vblanks", 0600, dir,
