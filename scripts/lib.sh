@@ -18,6 +18,14 @@ log() {
 	echo "==> $*" >&2
 }
 
+# Serialises scripts that write the same cache or build/ outputs, so two
+# `make build`s (or a build and a test run's build) never interleave.
+lock_or_wait() {
+	mkdir -p "$FLIPFENCE_CACHE"
+	exec 9>"$FLIPFENCE_CACHE/.lock-$1"
+	flock -n 9 || { log "waiting for another $1 to finish"; flock 9; }
+}
+
 jobs_for_make() {
 	echo $(($(nproc) + 1))
 }

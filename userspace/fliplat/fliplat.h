@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fliplat: what one run measured, shared by the part that drives the flips
+ * (drm.c, modes, main.c) and the part that reports them (stats.c,
+ * report*.c). Every time is CLOCK_MONOTONIC in nanoseconds; 0 means "not
+ * observed" (e.g. no out-fence in legacy mode).
+ */
+#ifndef FLIPLAT_H
+#define FLIPLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum fl_mode {
+	FL_MODE_ATOMIC,		/* atomic commit + OUT_FENCE_PTR (default) */
+	FL_MODE_LEGACY,		/* drmModePageFlip with an event, no fence */
+	FL_MODE_INFENCE,	/* atomic + IN_FENCE_FD from a sw_sync renderer */
+};
+
+/* One flip, in submit order. */
+struct fl_flip {
+	unsigned int index;	/* position in the run, warm-up included */
+	unsigned int crtc;	/* index into fl_run.crtcs */
+	bool warmup;		/* left out of the statistics */
+	int64_t submit_ns;	/* just before the commit / page-flip ioctl */
+	int64_t ready_ns;	/* in-fence mode: when the renderer signalled */
+	int64_t event_ns;	/* flip event timestamp (µs precision) */
+	int64_t signal_ns;	/* out-fence SYNC_IOC_FILE_INFO timestamp_ns */
+	int64_t wake_ns;	/* poll() on the out-fence returned */
+	uint32_t event_seq;	/* vblank sequence from the flip event */
+	/* event_ns minus the previous flip's event_ns on the same CRTC, 0 for
+	 * the first flip of a CRTC. */
+	int64_t interval_ns;
+	/* Vblanks between the first one that could have shown the flip (the
+	 * first after submit, or after ready in in-fence mode) and the one
+	 * that did. */
+	unsigned int missed;
+};
+
+struct fl_crtc {
+	uint32_t crtc_id, connector_id;
+	char connector[32];	/* e.g. "Virtual-1" */
+	char mode_name[32];	/* e.g. "1920x1080" */
+	unsigned int hdisplay, vdisplay;
+	uint32_t vrefresh_mhz;	/* from the mode's clock/htotal/vtotal */
+	int64_t period_ns;	/* one frame at that refresh rate */
+};
+
+struct fl_run {
+	/* What ran where. */
+	char device[64];	/* /dev/dri/cardN */
+	char driver[64];	/* drmGetVersion name, e.g. "flipkms" */
+	char driver_desc[128];
+	char kernel[128];	/* uname -sr */
+	enum fl_mode mode;
+	bool nonblock;		/* DRM_MODE_ATOMIC_NONBLOCK / async legacy flip */
+	int64_t render_ns;	/* in-fence mode: fixed render time ... */
+	int64_t render_jitter_ns; /* ... plus uniform random [0, jitter) */
+	unsigned int warmup;	/* flips per CRTC left out of the statistics */
+	int64_t started_ns, finished_ns;
+	size_t ncrtcs;
+	struct fl_crtc *crtcs;
+	/* What it measured. */
+	size_t nflips;
+	struct fl_flip *flips;
+};
+
+/* --- stats.c ------------------------------------------------------------ */
+
+struct fl_stats {
+	size_t n;		/* samples; the rest is 0 when n == 0 */
+	double min, p50, p90, p99, max;
+	double mean, stddev;	/* stddev: population (divide by n) */
+};
+
+/*
+ * Fills @out from @n samples in @v (which it may reorder). Percentiles are
+ * nearest-rank: the smallest sample with at least p% of the samples at or
+ * below it.
+ */
+void fl_stats_compute(double *v, size_t n, struct fl_stats *out);
+
+/* The metrics fliplat reports, in the order the table and JSON list them. */
+enum fl_metric {
+	FL_SIGNAL_MINUS_SUBMIT,
+	FL_WAKE_MINUS_SIGNAL,
+	FL_EVENT_MINUS_SIGNAL,
+	FL_VBLANK_INTERVAL,
+	FL_MISSED_VBLANKS,
+	FL_NMETRICS,
+};
+
+const char *fl_metric_name(enum fl_metric m);	/* e.g. "signal-submit" */
+const char *fl_metric_unit(enum fl_metric m);	/* "us" or "vblanks" */
+/*
+ * Statistics of metric @m over the non-warm-up flips of @run (all CRTCs if
+ * @crtc is -1), skipping flips where it was not observed. Time metrics are
+ * in microseconds.
+ */
+void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
+		  struct fl_stats *out);
+
+/* --- report*.c: 0 on success, -1 with errno set ------------------------- */
+
+int fl_report_table(FILE *f, const struct fl_run *run);
+int fl_report_csv(FILE *f, const struct fl_run *run);
+int fl_report_json(FILE *f, const struct fl_run *run);
+int fl_report_svg(FILE *f, const struct fl_run *run);
+
+#endif /* FLIPLAT_H */
