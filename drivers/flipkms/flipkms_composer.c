@@ -2,13 +2,15 @@
 /*
  * The composer: blends the visible planes of a CRTC, in zpos order over an
  * opaque black background, one line at a time in 16 bits per channel with
- * premultiplied alpha (the DRM default blend mode). It serves the DRM CRC
+ * premultiplied alpha (the DRM default blend mode), then through the CRTC's
+ * gamma LUT if it has one. It serves the DRM CRC
  * interface (source "auto": a CRC32 of the composed frame per vblank) and
  * the frame.ppm debugfs file. Composition reads the current state under
  * the modeset locks, so the shadow-plane mappings it uses stay valid.
  */
 
 #include <linux/crc32.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -16,6 +18,7 @@
 #include <asm/unaligned.h>
 
 #include <drm/drm_atomic.h>
+#include <drm/drm_color_mgmt.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem_atomic_helper.h>
@@ -34,6 +37,7 @@ struct flipkms_frame {
 	int width, height;
 	unsigned int num_planes;
 	const struct drm_plane_state *planes[2 + FLIPKMS_MAX_OVERLAYS];
+	const struct drm_color_lut *lut;	/* FLIPKMS_LUT_SIZE entries, or NULL */
 };
 
 static u16 expand(u32 value, unsigned int bits)
@@ -103,6 +107,7 @@ static bool flipkms_collect(struct flipkms_output *out,
 
 	frame->width = crtc_state->mode.hdisplay;
 	frame->height = crtc_state->mode.vdisplay;
+	frame->lut = crtc_state->gamma_lut ? crtc_state->gamma_lut->data : NULL;
 	frame->num_planes = 0;
 	drm_for_each_plane_mask(plane, out->crtc.dev, crtc_state->plane_mask) {
 		ps = plane->state;
@@ -117,6 +122,43 @@ static bool flipkms_collect(struct flipkms_output *out,
 		frame->num_planes++;
 	}
 	return true;
+}
+
+/*
+ * Entry i of the LUT is the output for input i / (size - 1) of full scale;
+ * inputs between two entries are interpolated linearly, as hardware does.
+ */
+static void flipkms_lut_index(u16 value, u32 *lo, u32 *hi, u32 *frac)
+{
+	u32 pos = (u32)value * (FLIPKMS_LUT_SIZE - 1);
+
+	*lo = pos / 0xffff;
+	*hi = min_t(u32, *lo + 1, FLIPKMS_LUT_SIZE - 1);
+	*frac = pos % 0xffff;
+}
+
+static u16 flipkms_lerp(u16 lo, u16 hi, u32 frac)
+{
+	return lo + div_s64(((s64)hi - lo) * frac, 0xffff);
+}
+
+static void flipkms_apply_gamma(const struct flipkms_frame *frame,
+				struct flipkms_pixel *line)
+{
+	const struct drm_color_lut *lut = frame->lut;
+	u32 lo, hi, frac;
+	int x;
+
+	if (!lut)
+		return;
+	for (x = 0; x < frame->width; x++) {
+		flipkms_lut_index(line[x].r, &lo, &hi, &frac);
+		line[x].r = flipkms_lerp(lut[lo].red, lut[hi].red, frac);
+		flipkms_lut_index(line[x].g, &lo, &hi, &frac);
+		line[x].g = flipkms_lerp(lut[lo].green, lut[hi].green, frac);
+		flipkms_lut_index(line[x].b, &lo, &hi, &frac);
+		line[x].b = flipkms_lerp(lut[lo].blue, lut[hi].blue, frac);
+	}
 }
 
 static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
@@ -152,6 +194,7 @@ static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 			flipkms_blend(&line[x], &px);
 		}
 	}
+	flipkms_apply_gamma(frame, line);
 }
 
 /* CRCs */

@@ -12,6 +12,7 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_color_mgmt.h>
 #include <drm/drm_print.h>
 #include <drm/drm_vblank.h>
 
@@ -362,6 +363,21 @@ static enum drm_mode_status flipkms_crtc_mode_valid(struct drm_crtc *crtc,
 	return MODE_OK;
 }
 
+/* A gamma LUT must have exactly the advertised number of entries. */
+static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
+				     struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
+	struct drm_property_blob *lut = crtc_state->gamma_lut;
+
+	if (lut && drm_color_lut_size(lut) != FLIPKMS_LUT_SIZE) {
+		drm_dbg_atomic(crtc->dev, "[CRTC:%d] gamma LUT has %d entries, not %d\n",
+			       crtc->base.id, drm_color_lut_size(lut), FLIPKMS_LUT_SIZE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
 				       struct drm_atomic_state *state)
 {
@@ -414,6 +430,7 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 
 static const struct drm_crtc_helper_funcs flipkms_crtc_helper_funcs = {
 	.mode_valid	= flipkms_crtc_mode_valid,
+	.atomic_check	= flipkms_crtc_atomic_check,
 	.atomic_flush	= flipkms_crtc_atomic_flush,
 	.atomic_enable	= flipkms_crtc_atomic_enable,
 	.atomic_disable	= flipkms_crtc_atomic_disable,
@@ -460,6 +477,11 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 		return ret;
 	}
 	drm_crtc_helper_add(&out->crtc, &flipkms_crtc_helper_funcs);
+	/* GAMMA_LUT only; the core maps legacy gamma ioctls onto it. */
+	ret = drm_mode_crtc_set_gamma_size(&out->crtc, FLIPKMS_LUT_SIZE);
+	if (ret)
+		return ret;
+	drm_crtc_enable_color_mgmt(&out->crtc, 0, false, FLIPKMS_LUT_SIZE);
 
 	return 0;
 }

@@ -29,6 +29,8 @@
 #define FLIPKMS_MAX_HEIGHT	8192
 #define FLIPKMS_MIN_REFRESH	30
 #define FLIPKMS_MAX_REFRESH	240
+/* Entries of the GAMMA_LUT, as many as vkms and most hardware offer. */
+#define FLIPKMS_LUT_SIZE	256
 
 struct flipkms_infences;
 struct flipkms_timeline;

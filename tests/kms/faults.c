@@ -274,40 +274,14 @@ static void test_refresh(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_
 	require(kms_modeset(dev, pipe, NULL, &fb[0]) == 0, "modeset back to the preferred mode");
 }
 
-/* Paint a framebuffer one XRGB8888 colour. */
 static void paint(struct kms_dev *dev, const struct kms_fb *fb, uint32_t xrgb)
 {
-	struct drm_mode_map_dumb map = { .handle = fb->handle };
-	uint32_t *px;
-	uint64_t i;
-
-	require(drmIoctl(dev->fd, DRM_IOCTL_MODE_MAP_DUMB, &map) == 0, "map dumb buffer");
-	px = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, map.offset);
-	require(px != MAP_FAILED, "mmap dumb buffer");
-	for (i = 0; i < fb->size / 4; i++)
-		px[i] = xrgb;
-	munmap(px, fb->size);
+	require(kms_fb_fill(dev->fd, fb, xrgb) == 0, "paint a framebuffer");
 }
 
-/* The RGB of pixel (@x, @y) of frame.ppm, as 0xRRGGBB, or -1. */
 static long frame_pixel(int x, int y)
 {
-	char path[160];
-	int w, h, max;
-	unsigned char rgb[3];
-	long ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/frame.ppm", crtc_dir);
-	f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	if (fscanf(f, "P6 %d %d %d", &w, &h, &max) == 3 && fgetc(f) != EOF &&
-	    x < w && y < h && fseek(f, ((long)y * w + x) * 3, SEEK_CUR) == 0 &&
-	    fread(rgb, 1, 3, f) == 3)
-		ret = (long)rgb[0] << 16 | rgb[1] << 8 | rgb[2];
-	fclose(f);
-	return ret;
+	return kms_frame_pixel(crtc_dir, x, y);
 }
 
 /* One entry of crc/data: each read() returns one "frame crc" line. */
@@ -383,16 +357,14 @@ int main(int argc, char **argv)
 	struct kms_pipe pipe;
 	struct kms_fb fb[2];
 	struct kms_dev dev;
-	int minor;
 
 	watchdog(60);
 	begin("setup");
 	require(driver && !strcmp(driver, "flipkms"), "these faults are flipkms's (usage: faults flipkms)");
 	require(kms_open(&dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");
 	require(kms_pipes(&dev, &pipe, 1) == 1, "a pipe");
-	require(sscanf(dev.path, "/dev/dri/card%d", &minor) == 1, "card minor");
-	snprintf(crtc_dir, sizeof(crtc_dir), "/sys/kernel/debug/dri/%d/crtc-%d", minor,
-		 pipe.crtc_index);
+	require(kms_crtc_debugfs_dir(&dev, &pipe, crtc_dir, sizeof(crtc_dir)) == 0,
+		"flipkms debugfs directory");
 	require(kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888, 1,
 			      &fb[0]) == 0 &&
 		kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888, 2,

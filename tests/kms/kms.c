@@ -504,6 +504,23 @@ err_destroy:
 	return -err;
 }
 
+int kms_fb_fill(int fd, const struct kms_fb *fb, uint32_t xrgb)
+{
+	struct drm_mode_map_dumb map = { .handle = fb->handle };
+	uint32_t *px;
+	uint64_t i;
+
+	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
+		return -errno;
+	px = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map.offset);
+	if (px == MAP_FAILED)
+		return -errno;
+	for (i = 0; i < fb->size / 4; i++)
+		px[i] = xrgb;
+	munmap(px, fb->size);
+	return 0;
+}
+
 void kms_fb_destroy(int fd, struct kms_fb *fb)
 {
 	if (fb->fb_id)
@@ -769,4 +786,38 @@ int kms_fence_polled(int fd)
 	if (n < 0)
 		return -1;
 	return n > 0 && (pfd.revents & POLLIN);
+}
+
+/* --- flipkms's debugfs ------------------------------------------------- */
+
+int kms_crtc_debugfs_dir(const struct kms_dev *dev, const struct kms_pipe *pipe,
+			 char *buf, size_t len)
+{
+	int minor;
+
+	if (sscanf(dev->path, "/dev/dri/card%d", &minor) != 1)
+		return -1;
+	snprintf(buf, len, "/sys/kernel/debug/dri/%d/crtc-%d", minor, pipe->crtc_index);
+	return 0;
+}
+
+long kms_frame_pixel(const char *crtc_dir, int x, int y)
+{
+	unsigned char rgb[3];
+	char path[160];
+	int w, h, max;
+	long ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/frame.ppm", crtc_dir);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	/* One whitespace byte ends the header, then the rows of RGB. */
+	if (fscanf(f, "P6 %d %d %d", &w, &h, &max) == 3 && fgetc(f) != EOF &&
+	    x < w && y < h && fseek(f, ((long)y * w + x) * 3, SEEK_CUR) == 0 &&
+	    fread(rgb, 1, 3, f) == 3)
+		ret = (long)rgb[0] << 16 | rgb[1] << 8 | rgb[2];
+	fclose(f);
+	return ret;
 }

@@ -132,6 +132,8 @@ struct kms_fb {
 int kms_fb_create(int fd, uint32_t width, uint32_t height, uint32_t format,
 		  unsigned int seed, struct kms_fb *fb);
 void kms_fb_destroy(int fd, struct kms_fb *fb);
+/* Fills a 32 bpp dumb framebuffer with the one colour @xrgb; 0 or -errno. */
+int kms_fb_fill(int fd, const struct kms_fb *fb, uint32_t xrgb);
 
 /* --- atomic commits ----------------------------------------------------- */
 
@@ -200,5 +202,13 @@ struct kms_fence_info {
 int kms_fence_info(int fd, struct kms_fence_info *info);
 /* 1 if @fd polls readable (signalled) right now, 0 if not, -1 on error. */
 int kms_fence_polled(int fd);
+
+/* --- flipkms's debugfs ------------------------------------------------- */
+
+/* /sys/kernel/debug/dri/<minor>/crtc-<index> of @pipe into @buf; 0 or -1. */
+int kms_crtc_debugfs_dir(const struct kms_dev *dev, const struct kms_pipe *pipe,
+			 char *buf, size_t len);
+/* Pixel (@x, @y) of @crtc_dir/frame.ppm as 0xRRGGBB, or -1. */
+long kms_frame_pixel(const char *crtc_dir, int x, int y);
 
 #endif /* FLIPFENCE_TESTS_KMS_H */

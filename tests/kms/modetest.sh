@@ -82,10 +82,12 @@ else
 		fail modetest-sets-mode \
 			"expected exit 0 after 'setting mode $mode', got exit $rc and '$(printf '%s' "$out" | tail -3 | tr '\n' ' ')'"
 	fi
-	# A CRTC without a gamma LUT makes modetest say "failed to set gamma"
-	# and carry on: that is no failure of the modeset.
+	# A CRTC without a gamma LUT (vkms in 6.1) makes modetest say "failed
+	# to set gamma" and carry on: no failure of the modeset. flipkms has
+	# one, so there it counts.
 	printf '%s\n' "$out" | grep -i 'gamma' | sed 's/^/# /'
-	errors=$(printf '%s\n' "$out" | grep -iE 'failed|error|invalid' | grep -vi 'gamma')
+	errors=$(printf '%s\n' "$out" | grep -iE 'failed|error|invalid')
+	[ "$driver" = flipkms ] || errors=$(printf '%s\n' "$errors" | grep -vi 'gamma')
 	if [ -n "$errors" ]; then
 		fail modetest-sets-mode-without-errors \
 			"expected no failure messages, got '$(printf '%s\n' "$errors" | head -2 | tr '\n' ' ')'"
