@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * foreign-fence: flipkms honours in-fences made by other drivers, the way a
+ * compositor hands one GPU's or display's fence to another:
+ *
+ *   vkms-out-fence	a flip on mainline vkms gives an out-fence; used as
+ *			flipkms's IN_FENCE_FD, the flipkms flip lands only
+ *			after it signalled (event time >= its timestamp)
+ *   merged		SYNC_IOC_MERGE of that kind of fence with an unsignalled
+ *			sw_sync fence: the flipkms flip waits for the sw_sync
+ *			one too, and completes once it is signalled
+ *   flipkms-out-fence	flipkms's own out-fence as the next flip's in-fence
+ *
+ * Needs vkms loaded next to flipkms (tests/kms/with-module.sh vkms -- ...).
+ *
+ * usage: foreign-fence
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+
+#include "kms.h"
+
+struct display {
+	struct kms_dev dev;
+	struct kms_pipe pipe;
+	struct kms_fb fb[2];
+};
+
+static void display_open(struct display *d, const char *driver)
+{
+	unsigned int k;
+
+	require(kms_open(&d->dev, driver, KMS_CAP_ATOMIC) == 0, driver);
+	require(kms_pipes(&d->dev, &d->pipe, 1) == 1, "a connected pipe");
+	for (k = 0; k < 2; k++)
+		require(kms_fb_create(d->dev.fd, d->pipe.mode.hdisplay, d->pipe.mode.vdisplay,
+				      DRM_FORMAT_XRGB8888, k, &d->fb[k]) == 0, "framebuffers");
+	require(kms_modeset(&d->dev, &d->pipe, NULL, &d->fb[0]) == 0, "modeset");
+}
+
+static void display_close(struct display *d)
+{
+	kms_disable(&d->dev, &d->pipe);
+	kms_fb_destroy(d->dev.fd, &d->fb[0]);
+	kms_fb_destroy(d->dev.fd, &d->fb[1]);
+	kms_close(&d->dev);
+}
+
+/* A flip's event, or a failed setup. */
+static void flip_event(struct display *d, struct kms_event *ev)
+{
+	require(kms_next_event(&d->dev, 5000, ev) == 1 && ev->type == DRM_EVENT_FLIP_COMPLETE,
+		"flip event");
+}
+
+/* A flip on @d whose out-fence is returned (still pending, most likely). */
+static int pending_out_fence(struct display *d, int k)
+{
+	int32_t out = -1;
+
+	require(kms_flip(&d->dev, &d->pipe, &d->fb[k & 1], &out, -1, k) == 0 && out >= 0,
+		"flip with out-fence");
+	return out;
+}
+
+static void test_vkms_fence(struct display *fk, struct display *vk)
+{
+	struct kms_fence_info info;
+	struct kms_event ev, vev;
+	int in;
+
+	begin("vkms-out-fence-as-in-fence");
+	in = pending_out_fence(vk, 1);
+	require(kms_fence_info(in, &info) == 0, "vkms fence info");
+	comment("vkms fence: driver \"%s\", timeline \"%s\"", info.driver_name, info.obj_name);
+	check_int("vkms-out-fence-accepted", 0, kms_flip(&fk->dev, &fk->pipe, &fk->fb[1], NULL, in, 1));
+	flip_event(fk, &ev);
+	flip_event(vk, &vev);
+	require(sync_wait(in, 1000) == 0 && kms_fence_info(in, &info) == 0, "vkms fence signalled");
+	check("flip-lands-after-vkms-fence", ev.time_us * 1000 >= info.timestamp_ns - 1000,
+	      "expected the flipkms event (%lld us) after the vkms fence (%lld ns)",
+	      (long long)ev.time_us, (long long)info.timestamp_ns);
+	close(in);
+}
+
+static void test_merged(struct display *fk, struct display *vk)
+{
+	int tl, sw, vf, merged, ret;
+	struct kms_event ev;
+	int64_t t_inc;
+
+	begin("merged-foreign-fence");
+	tl = sw_sync_timeline_create();
+	require(tl >= 0, "sw_sync timeline");
+	sw = sw_sync_fence_create(tl, "renderer", 1);
+	vf = pending_out_fence(vk, 0);
+	merged = sync_merge("vkms+sw_sync", vf, sw);
+	require(sw >= 0 && merged >= 0, "merged fence");
+	flip_event(vk, &ev);
+	close(vf);
+	close(sw);
+
+	check_int("merged-fence-accepted", 0,
+		  kms_flip(&fk->dev, &fk->pipe, &fk->fb[0], NULL, merged, 2));
+	ret = kms_next_event(&fk->dev, 200, &ev);
+	check("flip-waits-for-sw-sync-half", ret == 0,
+	      "expected no flip while the sw_sync fence is pending, got %s",
+	      ret == 1 ? "a flip event" : errname(errno));
+	t_inc = now_ns();
+	require(sw_sync_timeline_inc(tl, 1) == 0, "signal the sw_sync fence");
+	flip_event(fk, &ev);
+	check("flip-lands-after-sw-sync-signal", ev.time_us * 1000 >= t_inc - 1000,
+	      "expected the event (%lld us) after the signal (%lld ns)",
+	      (long long)ev.time_us, (long long)t_inc);
+	close(merged);
+	close(tl);
+}
+
+static void test_own_fence(struct display *fk)
+{
+	struct kms_fence_info info;
+	struct kms_event ev;
+	int in;
+
+	begin("flipkms-out-fence-as-in-fence");
+	in = pending_out_fence(fk, 1);
+	flip_event(fk, &ev);
+	check_int("own-out-fence-accepted", 0,
+		  kms_flip(&fk->dev, &fk->pipe, &fk->fb[0], NULL, in, 3));
+	flip_event(fk, &ev);
+	check("own-out-fence-signalled-first",
+	      kms_fence_info(in, &info) == 0 && info.status == 1 &&
+	      ev.time_us * 1000 >= info.timestamp_ns,
+	      "expected the fence (status %d, %lld ns) to precede the event (%lld us)",
+	      info.status, (long long)info.timestamp_ns, (long long)ev.time_us);
+	close(in);
+}
+
+int main(void)
+{
+	struct display fk, vk;
+
+	watchdog(60);
+	begin("setup");
+	display_open(&fk, "flipkms");
+	display_open(&vk, "vkms");
+
+	test_vkms_fence(&fk, &vk);
+	test_merged(&fk, &vk);
+	test_own_fence(&fk);
+
+	display_close(&vk);
+	display_close(&fk);
+	return finish();
+}
