@@ -37,6 +37,7 @@ struct fl_flip {
 	 * first after submit, or after ready in in-fence mode) and the one
 	 * that did. */
 	unsigned int missed;
+	int fence_error;	/* < 0: the out-fence signalled with this error */
 };
 
 struct fl_crtc {
@@ -53,12 +54,14 @@ struct fl_run {
 	char device[64];	/* /dev/dri/cardN */
 	char driver[64];	/* drmGetVersion name, e.g. "flipkms" */
 	char driver_desc[128];
-	char kernel[128];	/* uname -sr */
+	char kernel[160];	/* uname -sr */
 	enum fl_mode mode;
 	bool nonblock;		/* DRM_MODE_ATOMIC_NONBLOCK / async legacy flip */
 	int64_t render_ns;	/* in-fence mode: fixed render time ... */
 	int64_t render_jitter_ns; /* ... plus uniform random [0, jitter) */
 	unsigned int warmup;	/* flips per CRTC left out of the statistics */
+	unsigned int flips_per_crtc;	/* asked for after warm-up (0: --duration) */
+	double duration_s;	/* --duration, 0 if not given */
 	int64_t started_ns, finished_ns;
 	size_t ncrtcs;
 	struct fl_crtc *crtcs;
@@ -93,6 +96,8 @@ enum fl_metric {
 };
 
 const char *fl_metric_name(enum fl_metric m);	/* e.g. "signal-submit" */
+/* Metric @m of one flip (µs or vblanks); false if the flip did not observe it. */
+bool fl_flip_metric(const struct fl_flip *f, enum fl_metric m, double *value);
 const char *fl_metric_unit(enum fl_metric m);	/* "us" or "vblanks" */
 /*
  * Statistics of metric @m over the non-warm-up flips of @run (all CRTCs if
@@ -103,6 +108,8 @@ void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
 		  struct fl_stats *out);
 
 /* --- report*.c: 0 on success, -1 with errno set ------------------------- */
+
+const char *fl_mode_name(enum fl_mode mode);	/* "atomic", "legacy", "infence" */
 
 int fl_report_table(FILE *f, const struct fl_run *run);
 int fl_report_csv(FILE *f, const struct fl_run *run);

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The measuring loop. Each output ("lane") has at most one flip in flight;
+ * one poll() waits for all of them: the DRM fd for flip events, each
+ * pending out-fence for its signal (the moment poll() returns with it
+ * readable is the flip's wake time), and in in-fence mode each lane's
+ * renderer timer, which signals the frame's sw_sync in-fence when its
+ * render time is up. A flip is done when its event has arrived and its
+ * out-fence has signalled; then the lane submits the next one.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "flip.h"
+#include "sync.h"
+
+/* A flip whose event or fence takes longer than this has failed. */
+#define FLIP_TIMEOUT_MS	5000
+
+struct lane {
+	struct fl_output *out;
+	unsigned int index, submitted;
+	bool pending, got_event, got_signal;
+	size_t rec;
+	int32_t out_fence;	/* written by the kernel through OUT_FENCE_PTR */
+	int fence;		/* the out-fence we wait for, -1 if none */
+	int timeline, timer;	/* in-fence mode: the renderer */
+	bool rendering;
+	uint64_t ref_seq;	/* the vblank count before the first possible one */
+	bool ref_known;
+	int64_t last_event_ns;
+	uint32_t last_event_seq;
+};
+
+struct loop {
+	struct fl_device *dev;
+	const struct fl_options *o;
+	struct fl_run *run;
+	size_t cap;
+	struct lane lanes[FL_MAX_CRTCS];
+	unsigned int seed;
+	int64_t started, until;
+	const char *failed;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The CRTC's current vblank count: the vblank after it is the first a flip can use. */
+static bool current_vblank(struct loop *l, struct lane *lane, uint64_t *seq)
+{
+	drmVBlank vbl = { .request.type = DRM_VBLANK_RELATIVE };
+	uint64_t ns;
+
+	if (!drmCrtcGetSequence(l->dev->fd, lane->out->crtc_id, seq, &ns))
+		return true;
+	if (lane->out->crtc_index > 1)
+		vbl.request.type |= (lane->out->crtc_index << DRM_VBLANK_HIGH_CRTC_SHIFT) &
+				    DRM_VBLANK_HIGH_CRTC_MASK;
+	else if (lane->out->crtc_index == 1)
+		vbl.request.type |= DRM_VBLANK_SECONDARY;
+	if (drmWaitVBlank(l->dev->fd, &vbl))
+		return false;
+	*seq = vbl.reply.sequence;
+	return true;
+}
+
+static struct fl_flip *new_flip(struct loop *l, struct lane *lane)
+{
+	struct fl_flip *f;
+
+	if (l->run->nflips == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct fl_flip *flips = realloc(l->run->flips, cap * sizeof(*flips));
+
+		if (!flips)
+			return NULL;
+		l->run->flips = flips;
+		l->cap = cap;
+	}
+	lane->rec = l->run->nflips;
+	f = &l->run->flips[l->run->nflips];
+	*f = (struct fl_flip){
+		.index = (unsigned int)l->run->nflips, .crtc = lane->index,
+		.warmup = lane->submitted < l->o->warmup,
+	};
+	l->run->nflips++;
+	return f;
+}
+
+static bool more_to_submit(const struct loop *l, const struct lane *lane)
+{
+	if (l->failed)
+		return false;
+	if (l->o->flips)
+		return lane->submitted < l->o->warmup + l->o->flips;
+	return now_ns() < l->until;
+}
+
+/* Arms the renderer: the in-fence signals @render ns after @from. */
+static int arm_renderer(struct loop *l, struct lane *lane, int64_t from)
+{
+	int64_t render = (int64_t)l->o->render_us * 1000;
+	struct itimerspec its = { 0 };
+	int64_t at;
+
+	if (l->o->render_jitter_us)
+		render += (int64_t)(rand_r(&l->seed) % (l->o->render_jitter_us + 1)) * 1000;
+	at = from + (render > 0 ? render : 1);
+	its.it_value.tv_sec = at / 1000000000;
+	its.it_value.tv_nsec = at % 1000000000;
+	lane->rendering = true;
+	return timerfd_settime(lane->timer, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static int commit(struct loop *l, struct lane *lane, int in_fence)
+{
+	struct fl_output *out = lane->out;
+	uint32_t fb = out->fb[(lane->submitted + 1) % 2].fb_id;
+	void *cookie = (void *)(uintptr_t)lane->rec;
+	drmModeAtomicReq *req;
+	uint32_t flags;
+	int ret;
+
+	if (l->o->mode == FL_MODE_LEGACY)
+		return drmModePageFlip(l->dev->fd, out->crtc_id, fb, DRM_MODE_PAGE_FLIP_EVENT,
+				       cookie) ? -errno : 0;
+
+	req = drmModeAtomicAlloc();
+	if (!req)
+		return -ENOMEM;
+	lane->out_fence = -1;
+	drmModeAtomicAddProperty(req, out->plane_id, out->plane_fb_id, fb);
+	if (in_fence >= 0)
+		drmModeAtomicAddProperty(req, out->plane_id, out->plane_in_fence_fd, in_fence);
+	drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_out_fence_ptr,
+				 (uint64_t)(uintptr_t)&lane->out_fence);
+	flags = DRM_MODE_PAGE_FLIP_EVENT | (l->o->blocking ? 0 : DRM_MODE_ATOMIC_NONBLOCK);
+	ret = drmModeAtomicCommit(l->dev->fd, req, flags, cookie) ? -errno : 0;
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+static int submit(struct loop *l, struct lane *lane)
+{
+	struct fl_flip *f = new_flip(l, lane);
+	int in_fence = -1, ret, tries;
+
+	if (!f)
+		return -ENOMEM;
+	if (l->o->mode == FL_MODE_INFENCE) {
+		in_fence = sw_sync_fence_create(lane->timeline, "fliplat-frame",
+						lane->submitted + 1);
+		if (in_fence < 0)
+			return -errno;
+	} else {
+		lane->ref_known = current_vblank(l, lane, &lane->ref_seq);
+	}
+	/* A flip can be refused while the last one is cleaned up: retry briefly. */
+	for (tries = 0; tries < 100; tries++) {
+		f->submit_ns = now_ns();
+		ret = commit(l, lane, in_fence);
+		if (ret != -EBUSY)
+			break;
+		usleep(1000);
+	}
+	if (in_fence >= 0)
+		close(in_fence);
+	if (ret)
+		return ret;
+	if (l->o->mode == FL_MODE_INFENCE && arm_renderer(l, lane, f->submit_ns))
+		return -errno;
+	lane->fence = l->o->mode == FL_MODE_LEGACY ? -1 : lane->out_fence;
+	lane->pending = true;
+	lane->got_event = false;
+	lane->got_signal = lane->fence < 0;
+	lane->submitted++;
+	return 0;
+}
+
+/* The renderer finished a frame: its in-fence signals now. */
+static void rendered(struct loop *l, struct lane *lane, int64_t t)
+{
+	uint64_t expirations;
+
+	if (read(lane->timer, &expirations, sizeof(expirations)) < 0)
+		return;
+	lane->rendering = false;
+	if (sw_sync_timeline_inc(lane->timeline, 1)) {
+		l->failed = "the renderer could not signal its sw_sync fence";
+		return;
+	}
+	l->run->flips[lane->rec].ready_ns = t;
+	lane->ref_known = current_vblank(l, lane, &lane->ref_seq);
+}
+
+static void signalled(struct loop *l, struct lane *lane, int64_t t)
+{
+	struct fl_flip *f = &l->run->flips[lane->rec];
+	struct sync_file_info *info = sync_file_info(lane->fence);
+	struct sync_fence_info *points;
+	uint32_t i;
+
+	f->wake_ns = t;
+	if (info) {
+		points = sync_get_fence_info(info);
+		for (i = 0; i < info->num_fences; i++)
+			if ((int64_t)points[i].timestamp_ns > f->signal_ns)
+				f->signal_ns = (int64_t)points[i].timestamp_ns;
+		if (info->status < 0)
+			f->fence_error = info->status;
+		sync_file_info_free(info);
+	}
+	if (!f->signal_ns)
+		l->failed = "an out-fence polled signalled but has no timestamp";
+	close(lane->fence);
+	lane->fence = -1;
+	lane->got_signal = true;
+}
+
+static struct loop *event_loop;
+
+static void flip_event(int fd, unsigned int seq, unsigned int sec, unsigned int usec,
+		       unsigned int crtc_id, void *data)
+{
+	struct loop *l = event_loop;
+	size_t rec = (uintptr_t)data;
+	struct lane *lane;
+	struct fl_flip *f;
+	uint32_t first;
+
+	(void)fd;
+	(void)crtc_id;
+	if (rec >= l->run->nflips)
+		return;
+	f = &l->run->flips[rec];
+	lane = &l->lanes[f->crtc];
+	f->event_ns = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+	f->event_seq = seq;
+	if (lane->last_event_ns)
+		f->interval_ns = f->event_ns - lane->last_event_ns;
+	if (lane->ref_known) {
+		first = (uint32_t)lane->ref_seq + 1;
+		f->missed = (int32_t)(seq - first) > 0 ? seq - first : 0;
+	} else if (lane->last_event_ns && l->run->crtcs[f->crtc].period_ns) {
+		/* No vblank query: count periods beyond one since the last flip. */
+		int64_t periods = (f->interval_ns + l->run->crtcs[f->crtc].period_ns / 2) /
+				  l->run->crtcs[f->crtc].period_ns;
+
+		f->missed = periods > 1 ? (unsigned int)(periods - 1) : 0;
+	}
+	lane->last_event_ns = f->event_ns;
+	lane->last_event_seq = seq;
+	lane->got_event = true;
+}
+
+static void progress(struct loop *l, bool final)
+{
+	static int64_t last;
+	int64_t t = now_ns();
+
+	if (!final && t - last < 250000000)
+		return;
+	last = t;
+	if (l->o->flips)
+		fprintf(stderr, "\rfliplat: %zu/%u flips", l->run->nflips,
+			(l->o->warmup + l->o->flips) * l->dev->noutputs);
+	else
+		fprintf(stderr, "\rfliplat: %zu flips, %.1f/%.1f s", l->run->nflips,
+			(t - l->started) / 1e9, l->o->duration_s);
+	if (final)
+		fputc('\n', stderr);
+}
+
+static int wait_and_handle(struct loop *l)
+{
+	drmEventContext evctx = {
+		.version = 3, .page_flip_handler2 = flip_event,
+	};
+	struct pollfd fds[1 + 2 * FL_MAX_CRTCS];
+	struct lane *owner[1 + 2 * FL_MAX_CRTCS] = { NULL };
+	unsigned int i, n = 1;
+	int64_t t;
+	int ret;
+
+	fds[0] = (struct pollfd){ .fd = l->dev->fd, .events = POLLIN };
+	for (i = 0; i < l->dev->noutputs; i++) {
+		struct lane *lane = &l->lanes[i];
+
+		if (lane->pending && lane->fence >= 0) {
+			owner[n] = lane;
+			fds[n++] = (struct pollfd){ .fd = lane->fence, .events = POLLIN };
+		}
+		if (lane->rendering) {
+			owner[n] = lane;
+			fds[n++] = (struct pollfd){ .fd = lane->timer, .events = POLLIN };
+		}
+	}
+	ret = poll(fds, n, FLIP_TIMEOUT_MS);
+	t = now_ns();
+	if (ret < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (ret == 0) {
+		l->failed = "a flip took longer than 5 s (no event or no fence signal)";
+		return -ETIMEDOUT;
+	}
+	for (i = 1; i < n; i++) {
+		if (!(fds[i].revents & (POLLIN | POLLERR)))
+			continue;
+		if (fds[i].fd == owner[i]->timer)
+			rendered(l, owner[i], t);
+		else
+			signalled(l, owner[i], t);
+	}
+	if (fds[0].revents & POLLIN) {
+		event_loop = l;
+		drmHandleEvent(l->dev->fd, &evctx);
+	}
+	return 0;
+}
+
+static int setup_lanes(struct loop *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->dev->noutputs; i++) {
+		struct lane *lane = &l->lanes[i];
+
+		*lane = (struct lane){
+			.out = &l->dev->outputs[i], .index = i, .fence = -1,
+			.timeline = -1, .timer = -1,
+		};
+		if (l->o->mode != FL_MODE_INFENCE)
+			continue;
+		lane->timeline = sw_sync_timeline_create();
+		if (lane->timeline < 0) {
+			fprintf(stderr, "fliplat: --infence needs sw_sync (/dev/sw_sync from "
+				"syncfw, or /sys/kernel/debug/sync/sw_sync from CONFIG_SW_SYNC): "
+				"%s\n", strerror(errno));
+			return FL_EXIT_UNSUPPORTED;
+		}
+		lane->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+		if (lane->timer < 0) {
+			fprintf(stderr, "fliplat: timerfd: %s\n", strerror(errno));
+			return FL_EXIT_FAILED;
+		}
+	}
+	return FL_EXIT_OK;
+}
+
+static void teardown_lanes(struct loop *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->dev->noutputs; i++) {
+		struct lane *lane = &l->lanes[i];
+
+		if (lane->fence >= 0)
+			close(lane->fence);
+		if (lane->timer >= 0)
+			close(lane->timer);
+		/* Closing the timeline signals (with an error) what it still holds. */
+		if (lane->timeline >= 0)
+			close(lane->timeline);
+	}
+}
+
+int fl_measure(struct fl_device *dev, const struct fl_options *o, struct fl_run *run)
+{
+	struct loop l = { .dev = dev, .o = o, .run = run, .seed = o->seed };
+	bool show = o->progress > 0 || (o->progress < 0 && isatty(STDERR_FILENO));
+	unsigned int i, busy;
+	int ret;
+
+	ret = setup_lanes(&l);
+	if (ret) {
+		teardown_lanes(&l);
+		return ret;
+	}
+	l.started = now_ns();
+	l.until = l.started + (int64_t)(o->duration_s * 1e9);
+	run->started_ns = l.started;
+	for (;;) {
+		for (i = 0, busy = 0; i < dev->noutputs; i++) {
+			struct lane *lane = &l.lanes[i];
+
+			if (lane->pending && lane->got_event && lane->got_signal)
+				lane->pending = false;
+			if (!lane->pending && more_to_submit(&l, lane)) {
+				ret = submit(&l, lane);
+				if (ret) {
+					fprintf(stderr, "fliplat: flip %u on CRTC %u refused: %s\n",
+						lane->submitted, lane->out->crtc_id, strerror(-ret));
+					l.failed = "a flip was refused";
+				}
+			}
+			busy += lane->pending;
+		}
+		if (!busy)
+			break;
+		ret = wait_and_handle(&l);
+		if (ret == -ETIMEDOUT)
+			break;
+		if (ret && !l.failed)
+			l.failed = "poll failed";
+		if (show)
+			progress(&l, false);
+	}
+	run->finished_ns = now_ns();
+	if (show)
+		progress(&l, true);
+	teardown_lanes(&l);
+	if (l.failed) {
+		fprintf(stderr, "fliplat: run stopped: %s\n", l.failed);
+		return FL_EXIT_FAILED;
+	}
+	return FL_EXIT_OK;
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fliplat's options and --help, whose definitions of the measured times are
+ * the same words as Documentation/fliplat.rst.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+static const char usage[] =
+"usage: fliplat [OPTIONS]\n"
+"\n"
+"Drives page flips on a KMS device and measures, for every flip, when it was\n"
+"submitted, shown and signalled, all on CLOCK_MONOTONIC:\n"
+"\n"
+"  submit  just before the commit (or page-flip) ioctl\n"
+"  event   the timestamp of the flip's DRM event: the vblank that showed it\n"
+"  signal  the out-fence's signal time (SYNC_IOC_FILE_INFO timestamp_ns)\n"
+"  wake    when poll() on the out-fence returned in fliplat\n"
+"\n"
+"and reports min/p50/p90/p99/max and mean/stddev of\n"
+"\n"
+"  signal-submit    from submit to the out-fence signalling (us)\n"
+"  wake-signal      from the signal to a waiting process waking (us)\n"
+"  event-signal     from the signal to the event's time; 0 when a driver\n"
+"                   signals at the vblank it reports (us)\n"
+"  vblank-interval  between consecutive flip events on a CRTC (us)\n"
+"  missed-vblanks   vblanks between the first one that could have shown the\n"
+"                   flip (the first after submit; in-fence mode: after the\n"
+"                   renderer signalled) and the one that did\n"
+"\n"
+"Modes:\n"
+"  (default)        atomic nonblocking commits with OUT_FENCE_PTR\n"
+"  --legacy         drmModePageFlip with an event (no fence: no signal, wake)\n"
+"  --infence        atomic + IN_FENCE_FD: a sw_sync \"renderer\" signals each\n"
+"                   frame's in-fence --render-us after submit (plus a random\n"
+"                   0..--render-jitter-us), as a compositor's GPU would\n"
+"  --blocking       atomic commits without DRM_MODE_ATOMIC_NONBLOCK\n"
+"\n"
+"Options:\n"
+"  -d, --device PATH       KMS device (default: the first /dev/dri/card* with\n"
+"                          a connected connector)\n"
+"  -c, --connector NAME|ID connector (default: the first connected one)\n"
+"      --crtc ID           CRTC (default: the first free one it can use)\n"
+"      --crtcs all         flip on every connected output at once\n"
+"  -m, --mode WxH[@HZ]     mode (default: the connector's preferred one)\n"
+"  -r, --refresh HZ        refresh rate; a user mode is made from the chosen\n"
+"                          mode's timings if the connector lists none\n"
+"  -n, --flips N           flips per CRTC after warm-up (default 300)\n"
+"  -t, --duration SECONDS  flip for this long instead of a count\n"
+"  -w, --warmup N          flips per CRTC not counted (default 10)\n"
+"      --render-us US      in-fence mode: render time (default 5000)\n"
+"      --render-jitter-us US  in-fence mode: random extra render time (0)\n"
+"      --seed N            seed of the render-time jitter (default 1)\n"
+"      --csv FILE          one row per flip\n"
+"      --json FILE         configuration, system and summary\n"
+"      --plot FILE.svg     histogram and per-flip timeline of the latency\n"
+"  -q, --quiet             no summary table on stdout\n"
+"      --progress / --no-progress  progress on stderr (default: if a tty)\n"
+"  -h, --help              this text\n"
+"\n"
+"Exit status: 0 ok, 1 the run failed, 2 usage, 3 no KMS device/output/mode,\n"
+"4 permission denied, 5 device busy (another DRM master), 6 unsupported by\n"
+"the driver (no atomic, no OUT_FENCE_PTR, no sw_sync for --infence).\n";
+
+enum {
+	OPT_CRTC = 256, OPT_CRTCS, OPT_LEGACY, OPT_INFENCE, OPT_BLOCKING, OPT_RENDER,
+	OPT_JITTER, OPT_SEED, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_PROGRESS, OPT_NO_PROGRESS,
+};
+
+static const struct option longopts[] = {
+	{ "device", required_argument, NULL, 'd' },
+	{ "connector", required_argument, NULL, 'c' },
+	{ "crtc", required_argument, NULL, OPT_CRTC },
+	{ "crtcs", required_argument, NULL, OPT_CRTCS },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "refresh", required_argument, NULL, 'r' },
+	{ "flips", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "legacy", no_argument, NULL, OPT_LEGACY },
+	{ "infence", no_argument, NULL, OPT_INFENCE },
+	{ "blocking", no_argument, NULL, OPT_BLOCKING },
+	{ "render-us", required_argument, NULL, OPT_RENDER },
+	{ "render-jitter-us", required_argument, NULL, OPT_JITTER },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A whole unsigned number in [min, max], or -1 after saying what is wrong. */
+static int number(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		  unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "fliplat: %s wants a number from %lu to %lu, not '%s'\n", opt, min,
+			max, arg);
+		return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_mode(const char *arg, struct fl_options *o)
+{
+	char at;
+	int n;
+
+	n = sscanf(arg, "%ux%u%c%u", &o->width, &o->height, &at, &o->refresh);
+	if ((n == 2 && !strchr(arg, '@')) || (n == 4 && at == '@' && o->refresh))
+		if (o->width && o->height && o->width <= 16384 && o->height <= 16384 &&
+		    o->refresh <= 1000)
+			return 0;
+	fprintf(stderr, "fliplat: --mode wants WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, not '%s'\n", arg);
+	return -1;
+}
+
+int fl_parse_options(int argc, char **argv, struct fl_options *o)
+{
+	unsigned int v;
+	char *end;
+	int opt;
+
+	*o = (struct fl_options){
+		.mode = FL_MODE_ATOMIC, .flips = 300, .warmup = 10, .render_us = 5000,
+		.seed = 1, .progress = -1,
+	};
+	while ((opt = getopt_long(argc, argv, "d:c:m:r:n:t:w:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			o->device = optarg;
+			break;
+		case 'c':
+			o->connector = optarg;
+			break;
+		case OPT_CRTC:
+			if (number("--crtc", optarg, 1, UINT32_MAX, &v))
+				return -1;
+			o->crtc_id = v;
+			break;
+		case OPT_CRTCS:
+			if (strcmp(optarg, "all")) {
+				fprintf(stderr, "fliplat: --crtcs takes 'all' (or use --crtc ID)\n");
+				return -1;
+			}
+			o->all_outputs = true;
+			break;
+		case 'm':
+			if (parse_mode(optarg, o))
+				return -1;
+			break;
+		case 'r':
+			if (number("--refresh", optarg, 1, 1000, &o->refresh))
+				return -1;
+			break;
+		case 'n':
+			if (number("--flips", optarg, 1, 10000000, &o->flips))
+				return -1;
+			break;
+		case 't':
+			o->duration_s = strtod(optarg, &end);
+			if (*end || !(o->duration_s > 0 && o->duration_s < 1e6)) {
+				fprintf(stderr, "fliplat: --duration wants seconds > 0, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'w':
+			if (number("--warmup", optarg, 0, 100000, &o->warmup))
+				return -1;
+			break;
+		case OPT_LEGACY:
+			o->mode = FL_MODE_LEGACY;
+			break;
+		case OPT_INFENCE:
+			o->mode = FL_MODE_INFENCE;
+			break;
+		case OPT_BLOCKING:
+			o->blocking = true;
+			break;
+		case OPT_RENDER:
+			if (number("--render-us", optarg, 0, 10000000, &o->render_us))
+				return -1;
+			break;
+		case OPT_JITTER:
+			if (number("--render-jitter-us", optarg, 0, 10000000, &o->render_jitter_us))
+				return -1;
+			break;
+		case OPT_SEED:
+			if (number("--seed", optarg, 0, UINT32_MAX, &o->seed))
+				return -1;
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_PROGRESS:
+			o->progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress = 0;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		default:
+			fputs("fliplat: see fliplat --help\n", stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fliplat: unexpected argument '%s' (see fliplat --help)\n",
+			argv[optind]);
+		return -1;
+	}
+	if (o->duration_s > 0)
+		o->flips = 0;
+	if (o->blocking && o->mode == FL_MODE_LEGACY) {
+		fputs("fliplat: --blocking is for atomic commits; legacy page flips are always "
+		      "asynchronous\n", stderr);
+		return -1;
+	}
+	if (o->all_outputs && (o->connector || o->crtc_id)) {
+		fputs("fliplat: --crtcs all picks every output; drop --connector/--crtc\n", stderr);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fliplat's statistics: the distribution of one metric over a run's flips.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fliplat.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank: the ceil(p/100 * n)-th smallest sample (1-based). */
+static double percentile(const double *sorted, size_t n, double p)
+{
+	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
+
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+void fl_stats_compute(double *v, size_t n, struct fl_stats *out)
+{
+	double sum = 0, sq = 0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - out->mean) * (v[i] - out->mean);
+	out->n = n;
+	out->stddev = sqrt(sq / (double)n);
+	out->min = v[0];
+	out->max = v[n - 1];
+	out->p50 = percentile(v, n, 50);
+	out->p90 = percentile(v, n, 90);
+	out->p99 = percentile(v, n, 99);
+}
+
+static const struct {
+	const char *name, *unit;
+} metrics[FL_NMETRICS] = {
+	[FL_SIGNAL_MINUS_SUBMIT] = { "signal-submit", "us" },
+	[FL_WAKE_MINUS_SIGNAL] = { "wake-signal", "us" },
+	[FL_EVENT_MINUS_SIGNAL] = { "event-signal", "us" },
+	[FL_VBLANK_INTERVAL] = { "vblank-interval", "us" },
+	[FL_MISSED_VBLANKS] = { "missed-vblanks", "vblanks" },
+};
+
+const char *fl_metric_name(enum fl_metric m)
+{
+	return m < FL_NMETRICS ? metrics[m].name : "?";
+}
+
+const char *fl_metric_unit(enum fl_metric m)
+{
+	return m < FL_NMETRICS ? metrics[m].unit : "?";
+}
+
+/* Metric @m of one flip; false if the flip did not observe it. */
+bool fl_flip_metric(const struct fl_flip *f, enum fl_metric m, double *value)
+{
+	switch (m) {
+	case FL_SIGNAL_MINUS_SUBMIT:
+		if (!f->signal_ns || !f->submit_ns)
+			return false;
+		*value = (double)(f->signal_ns - f->submit_ns) / 1e3;
+		return true;
+	case FL_WAKE_MINUS_SIGNAL:
+		if (!f->wake_ns || !f->signal_ns)
+			return false;
+		*value = (double)(f->wake_ns - f->signal_ns) / 1e3;
+		return true;
+	case FL_EVENT_MINUS_SIGNAL:
+		if (!f->event_ns || !f->signal_ns)
+			return false;
+		*value = (double)(f->event_ns - f->signal_ns) / 1e3;
+		return true;
+	case FL_VBLANK_INTERVAL:
+		if (f->interval_ns <= 0)
+			return false;
+		*value = (double)f->interval_ns / 1e3;
+		return true;
+	case FL_MISSED_VBLANKS:
+		if (!f->event_ns)
+			return false;
+		*value = f->missed;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
+		  struct fl_stats *out)
+{
+	double *v = malloc((run->nflips ? run->nflips : 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	for (i = 0; i < run->nflips; i++) {
+		const struct fl_flip *f = &run->flips[i];
+
+		if (f->warmup || (crtc >= 0 && f->crtc != (unsigned int)crtc))
+			continue;
+		if (fl_flip_metric(f, m, &v[n]))
+			n++;
+	}
+	fl_stats_compute(v, n, out);
+	free(v);
+}
