@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report-fixture: writes the table, CSV, JSON and SVG reports of a made-up
+ * run with known contents into DIR, for reports.sh to check:
+ *
+ *   2 CRTCs (ids 40, 41), 25 flips each, the first 5 of each warm-up;
+ *   flip i: signal - submit = 1000 + i us, wake - signal = 50 us,
+ *   event == signal, interval 16667 us (none for a CRTC's first flip),
+ *   every 10th flip missed one vblank; the driver description holds a
+ *   quote, a backslash and a newline, which the JSON must escape.
+ *
+ * usage: report-fixture DIR
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fliplat.h"
+
+#define NFLIPS	50
+
+static int write(const char *dir, const char *name, int (*report)(FILE *, const struct fl_run *),
+		 const struct fl_run *run)
+{
+	char path[512];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ret = report(f, run);
+	return fclose(f) || ret ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct fl_crtc crtcs[2] = {
+		{ .crtc_id = 40, .connector_id = 42, .connector = "Virtual-1",
+		  .mode_name = "1920x1080", .hdisplay = 1920, .vdisplay = 1080,
+		  .vrefresh_mhz = 60000, .period_ns = 16666667 },
+		{ .crtc_id = 41, .connector_id = 43, .connector = "Virtual-2",
+		  .mode_name = "1920x1080", .hdisplay = 1920, .vdisplay = 1080,
+		  .vrefresh_mhz = 60000, .period_ns = 16666667 },
+	};
+	struct fl_flip flips[NFLIPS];
+	struct fl_run run = {
+		.device = "/dev/dri/card0", .driver = "fixture",
+		.driver_desc = "a \"quoted\" back\\slash\nnewline", .kernel = "Linux test",
+		.mode = FL_MODE_ATOMIC, .nonblock = true, .warmup = 5, .flips_per_crtc = 20,
+		.started_ns = 1000000000, .finished_ns = 2000000000,
+		.ncrtcs = 2, .crtcs = crtcs, .nflips = NFLIPS, .flips = flips,
+	};
+	int i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	for (i = 0; i < NFLIPS; i++) {
+		int64_t submit = 1000000000LL + 20000000LL * i;
+		int64_t signal = submit + 1000000 + 1000LL * i;
+
+		flips[i] = (struct fl_flip){
+			.index = i, .crtc = i % 2, .warmup = i / 2 < 5,
+			.submit_ns = submit, .signal_ns = signal, .event_ns = signal,
+			.wake_ns = signal + 50000, .event_seq = 100 + i / 2,
+			.interval_ns = i >= 2 ? 16667000 : 0, .missed = i % 10 == 9,
+		};
+	}
+	return write(argv[1], "table.txt", fl_report_table, &run) ||
+	       write(argv[1], "run.csv", fl_report_csv, &run) ||
+	       write(argv[1], "run.json", fl_report_json, &run) ||
+	       write(argv[1], "run.svg", fl_report_svg, &run);
+}
