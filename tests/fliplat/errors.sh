@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# fliplat's errors: a clear message and the documented exit status.
+#   2 usage, 3 no KMS device/output/mode, 4 permission denied, 5 busy
+#
+# usage: tests/fliplat/errors.sh
+set -u
+. "$(dirname "$0")/lib.sh"
+card=$(card_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
+
+expect() {	# NAME STATUS PATTERN ARGS...: fliplat ARGS exits STATUS saying PATTERN
+	local name=$1 want=$2 pattern=$3 out got
+	shift 3
+	out=$("$fliplat" --no-progress "$@" 2>&1)
+	got=$?
+	if [ $got -eq "$want" ] && printf '%s' "$out" | grep -qi -- "$pattern"; then
+		pass "$name"
+	else
+		fail "$name" "expected exit $want and '$pattern', got exit $got: $(printf '%s' "$out" | head -2 | tr '\n' ' ')"
+	fi
+}
+
+expect help-exits-0 0 "signal-submit" --help
+expect bad-option 2 "see fliplat --help" --frobnicate
+expect bad-mode-syntax 2 "WIDTHxHEIGHT" --mode nonsense
+expect bad-flip-count 2 "number from" --flips -3
+expect legacy-blocking 2 "always" --legacy --blocking
+expect missing-device 3 "No such file" --device /dev/dri/card99
+expect not-a-kms-device 3 "not a KMS device" --device /dev/null
+expect legacy-missing-device 3 "No such file" --legacy --device /dev/dri/card99
+expect mode-not-offered 3 "offers mode 123x45" --device "$card" --mode 123x45
+expect connector-not-found 3 "no connected connector named HDMI-A-7" --device "$card" --connector HDMI-A-7
+# Unprivileged: the card is root's (0600 in the guest's devtmpfs).
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fliplat" --no-progress --flips 1 2>&1)
+got=$?
+if [ $got -eq 4 ] && printf '%s' "$out" | grep -qi "permission denied"; then
+	pass permission-denied-unprivileged
+else
+	fail permission-denied-unprivileged "expected exit 4 and 'permission denied', got exit $got: $out"
+fi
+
+# A second fliplat while one holds DRM master on the card.
+"$fliplat" --no-progress -q --device "$card" --duration 3 --warmup 0 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+expect busy-device 5 "busy" --device "$card" --flips 1
+wait $pid
+check first-run-unaffected "$?" "the master's run failed"
+
+finish

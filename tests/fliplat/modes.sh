@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# fliplat in every mode on DRIVER's card, and the figures its JSON holds are
+# plausible: wake >= signal, counts as asked, in-fence flips wait for the
+# renderer, and (lean kernel only: the debug one misses vblanks under TCG)
+# vblank intervals of one period and no missed vblanks. On flipkms the
+# fence signals at the vblank the event reports, so event == signal to the
+# event's microsecond.
+#
+# usage: tests/fliplat/modes.sh DRIVER
+set -u
+. "$(dirname "$0")/lib.sh"
+driver=${1:?usage: $0 DRIVER}
+lean=0
+[ "${FLIPFENCE_KERNEL:-}" = lean ] && lean=1
+n=60
+[ $lean -eq 1 ] || n=20
+card=$(card_of "$driver") || { echo "not ok - setup: no $driver card"; exit 1; }
+echo "# $driver is $card, $n flips per run"
+
+common=(--device "$card" --flips "$n" --warmup 5)
+period_us() { jqt "$1" '.crtcs[0].period_ns / 1000'; }
+
+# --- atomic (default) ---------------------------------------------------------
+run atomic "${common[@]}"
+check atomic-runs "$rc" "exit $rc"
+holds atomic-counts-flips atomic ".flips_counted == $n and .flips == $((n + 5))" "expected $n counted flips"
+holds atomic-identifies-driver atomic ".system.driver == \"$driver\" and .config.mode == \"atomic\"" "expected driver and mode"
+holds atomic-every-flip-signalled atomic ".summary[\"signal-submit\"].n == $n" "expected a signal per flip"
+holds atomic-wake-after-signal atomic '.summary["wake-signal"].min >= 0' "expected wake >= signal"
+holds atomic-signal-after-submit atomic '.summary["signal-submit"].min > 0' "expected signal > submit"
+if [ "$driver" = flipkms ]; then
+	holds atomic-event-is-signal atomic \
+		'.summary["event-signal"].min >= -1 and .summary["event-signal"].max <= 1' \
+		"expected event == signal to the event's microsecond"
+fi
+# Signals in commit order, per CRTC, from the CSV (signal_ns is column 8).
+order=$(awk -F, 'NR > 1 && $8 != "" { if (last[$2] && $8 < last[$2]) bad++; last[$2] = $8 } END { print bad + 0 }' "$scratch/atomic.csv")
+check atomic-signals-in-order "$([ "$order" = 0 ]; echo $?)" "$order flips signalled before an earlier one"
+if [ $lean -eq 1 ]; then
+	p=$(period_us atomic)
+	holds atomic-interval-is-period atomic \
+		".summary[\"vblank-interval\"].p50 > $p - 50 and .summary[\"vblank-interval\"].p50 < $p + 50" \
+		"expected the median interval within 50 us of the $p us period"
+	holds atomic-no-missed-vblanks atomic '.summary["missed-vblanks"].p90 == 0' \
+		"expected (almost) no missed vblanks on the lean kernel"
+fi
+
+# --- blocking commits ---------------------------------------------------------
+run blocking "${common[@]}" --blocking
+check blocking-runs "$rc" "exit $rc"
+holds blocking-counts-flips blocking ".flips_counted == $n and .config.nonblock == false" "expected $n blocking flips"
+holds blocking-wake-after-signal blocking '.summary["wake-signal"].min >= 0' "expected wake >= signal"
+
+# --- legacy -------------------------------------------------------------------
+run legacy "${common[@]}" --legacy
+check legacy-runs "$rc" "exit $rc"
+holds legacy-counts-flips legacy ".summary[\"vblank-interval\"].n == $((n - 0))" "expected $n intervals"
+holds legacy-has-no-fences legacy '.summary["signal-submit"].n == 0' "expected no out-fence figures"
+if [ $lean -eq 1 ]; then
+	p=$(period_us legacy)
+	holds legacy-interval-is-period legacy \
+		".summary[\"vblank-interval\"].p50 > $p - 50 and .summary[\"vblank-interval\"].p50 < $p + 50" \
+		"expected the median interval within 50 us of the $p us period"
+fi
+
+# --- in-fence: a 30 ms renderer gates every flip --------------------------------
+run infence "${common[@]}" --infence --render-us 30000
+check infence-runs "$rc" "exit $rc"
+holds infence-counts-flips infence ".flips_counted == $n and .config.render_ns == 30000000" "expected $n in-fence flips"
+holds infence-flips-wait-for-renderer infence '.summary["signal-submit"].min >= 30000' \
+	"expected every flip to signal at least the 30 ms render time after submit"
+late=$(awk -F, 'NR > 1 && ($7 < $6 || $6 == "") { bad++ } END { print bad + 0 }' "$scratch/infence.csv")
+check infence-event-after-ready "$([ "$late" = 0 ]; echo $?)" "$late flips shown before their frame was rendered"
+if [ $lean -eq 1 ]; then
+	holds infence-no-missed-vblanks infence '.summary["missed-vblanks"].p90 == 0' \
+		"expected flips to make the first vblank after rendering"
+fi
+
+finish
