@@ -7,7 +7,10 @@ KERNEL_TARBALL=/usr/src/linux-source-6.1.tar.xz
 KERNEL_PACKAGE=linux-source-6.1
 # Bump when build-kernel changes how a tree is built, to invalidate the cache.
 KERNEL_RECIPE=1
+# What `make build` and `make check` build; "bench" (lean + mainline
+# sw_sync) is built by `make bench` only.
 FLAVOURS="debug lean"
+ALL_FLAVOURS="debug lean bench"
 
 die() {
 	echo "$(basename "$0"): $*" >&2
@@ -30,6 +33,16 @@ jobs_for_make() {
 	echo $(($(nproc) + 1))
 }
 
+# The config fragments of a flavour, in the order they apply (later ones
+# override earlier ones).
+flavour_fragments() {
+	local k=$FLIPFENCE_TOP/scripts/kconfig
+	case $1 in
+	bench) echo "$k/base.config $k/lean.config $k/bench.config" ;;
+	*) echo "$k/base.config $k/$1.config" ;;
+	esac
+}
+
 # The cache key of a kernel flavour: package version, recipe, config
 # fragments and the patch series, in that order.
 kernel_key() {
@@ -37,8 +50,8 @@ kernel_key() {
 	{
 		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
 		echo "recipe $KERNEL_RECIPE"
-		cat "$FLIPFENCE_TOP/scripts/kconfig/base.config" \
-		    "$FLIPFENCE_TOP/scripts/kconfig/$flavour.config"
+		# shellcheck disable=SC2046
+		cat $(flavour_fragments "$flavour")
 		cat "$FLIPFENCE_TOP"/patches/*.patch 2>/dev/null || true
 	} | sha256sum | cut -c1-16
 }
