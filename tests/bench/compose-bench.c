@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compose-bench: how many frames a virtual display driver's composer makes
+ * per second at 1920x1080 with a primary plane, a full-screen ARGB8888
+ * overlay and a 64x64 ARGB8888 cursor.
+ *
+ * Both flipkms and vkms compose a CRTC's planes for every vblank while a CRC
+ * source is set, skipping vblanks the composer cannot keep up with; the mode
+ * runs at 240 Hz so that the vblank rate is rarely the limit. Counting CRC
+ * entries is not enough: vkms adds one for every vblank a composition
+ * covered, skipped ones included, all at once when it finishes. So a
+ * composition is a burst of entries: entries read within 1 ms of the
+ * previous one belong to the same composition. Frames per second are
+ * compositions per second of wall time; frames per vblank says whether the
+ * composer keeps up (1.0). Prints one JSON object.
+ *
+ * usage: compose-bench [-t SECONDS] DRIVER
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+
+#include "kms.h"
+
+#define HZ	240
+
+static void plane_props(int fd, uint32_t plane, struct kms_plane_props *p)
+{
+	p->fb_id = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "FB_ID");
+	p->crtc_id = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID");
+	p->in_fence_fd = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "IN_FENCE_FD");
+	p->src_x = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_X");
+	p->src_y = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y");
+	p->src_w = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_W");
+	p->src_h = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_H");
+	p->crtc_x = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X");
+	p->crtc_y = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y");
+	p->crtc_w = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W");
+	p->crtc_h = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H");
+}
+
+static void fail(const char *what, int err)
+{
+	fprintf(stderr, "compose-bench: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	struct kms_fb primary, overlay, cursor;
+	struct kms_plane_props cursor_props;
+	drmModeAtomicReq *req;
+	drmModeModeInfo mode;
+	struct kms_pipe pipe;
+	struct kms_dev dev;
+	unsigned long frame, crc, first = 0, last = 0;
+	double seconds = 5;
+	char dir[96], path[160], line[128];
+	int opt, ctl, data, ret;
+	long entries = 0, frames = 0;
+	int64_t start, t, prev;
+	ssize_t n;
+
+	while ((opt = getopt(argc, argv, "t:")) != -1) {
+		if (opt != 't') {
+			fprintf(stderr, "usage: %s [-t SECONDS] DRIVER\n", argv[0]);
+			return 2;
+		}
+		seconds = atof(optarg);
+	}
+	if (kms_open(&dev, kms_driver_arg(argc, argv), KMS_CAP_ATOMIC) ||
+	    kms_pipes(&dev, &pipe, 1) != 1)
+		fail("no pipe", ENODEV);
+	if (!pipe.overlay_id || !pipe.cursor_id)
+		fail("need an overlay and a cursor plane", ENODEV);
+	/* 1920x1080 with reduced blanking, whatever the connector prefers. */
+	mode = pipe.mode;
+	mode.hdisplay = 1920;
+	mode.vdisplay = 1080;
+	mode.hsync_start = 1968;
+	mode.hsync_end = 2000;
+	mode.htotal = 2080;
+	mode.vsync_start = 1083;
+	mode.vsync_end = 1088;
+	mode.vtotal = 1111;
+	mode = kms_mode_at_refresh(&mode, HZ);
+	if (kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 1, &primary) ||
+	    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_ARGB8888, 2, &overlay) ||
+	    kms_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, 3, &cursor))
+		fail("framebuffers", ENOMEM);
+	ret = kms_modeset(&dev, &pipe, &mode, &primary);
+	if (ret)
+		fail("modeset 1920x1080@240", -ret);
+
+	plane_props(dev.fd, pipe.cursor_id, &cursor_props);
+	req = drmModeAtomicAlloc();
+	kms_req_plane(req, pipe.overlay_id, &pipe.overlay_props, pipe.crtc_id, &overlay, -1);
+	kms_req_plane(req, pipe.cursor_id, &cursor_props, pipe.crtc_id, &cursor, -1);
+	if (drmModeAtomicCommit(dev.fd, req, 0, NULL))
+		fail("enable overlay and cursor", errno);
+	drmModeAtomicFree(req);
+
+	if (kms_crtc_debugfs_dir(&dev, &pipe, dir, sizeof(dir)))
+		fail("debugfs", ENOENT);
+	snprintf(path, sizeof(path), "%s/crc/control", dir);
+	ctl = open(path, O_WRONLY);
+	if (ctl < 0 || write(ctl, "auto", 4) != 4)
+		fail(path, errno);
+	close(ctl);
+	snprintf(path, sizeof(path), "%s/crc/data", dir);
+	data = open(path, O_RDONLY);
+	if (data < 0)
+		fail(path, errno);
+	/* The first entry can wait for the source to start; time from there. */
+	n = read(data, line, sizeof(line) - 1);
+	start = now_ns();
+	prev = start;
+	if (n > 0) {
+		line[n] = '\0';
+		sscanf(line, "%lx %lx", &first, &crc);
+		last = first;
+	}
+	while (n > 0 && now_ns() - start < (int64_t)(seconds * 1e9)) {
+		n = read(data, line, sizeof(line) - 1);
+		if (n <= 0)
+			break;
+		line[n] = '\0';
+		t = now_ns();
+		if (sscanf(line, "%lx %lx", &frame, &crc) == 2) {
+			entries++;
+			frames += t - prev > 1000000;
+			last = frame;
+		}
+		prev = t;
+	}
+	seconds = (now_ns() - start) / 1e9;
+	close(data);
+	printf("{ \"driver\": \"%s\", \"mode\": \"1920x1080@%d\", \"planes\": "
+	       "\"primary XRGB8888 + overlay ARGB8888 1920x1080 + cursor ARGB8888 64x64\", "
+	       "\"seconds\": %.3f, \"crc_entries\": %ld, \"frames\": %ld, \"vblanks\": %lu, "
+	       "\"frames_per_s\": %.2f, \"frames_per_vblank\": %.3f }\n", dev.driver, HZ, seconds,
+	       entries, frames, last - first, frames / seconds,
+	       last > first ? (double)frames / (last - first) : 0);
+	kms_disable(&dev, &pipe);
+	kms_close(&dev);
+	return 0;
+}
