@@ -13,6 +13,7 @@
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_plane.h>
+#include <drm/drm_print.h>
 
 #include "flipkms_drv.h"
 
@@ -41,6 +42,15 @@ static int flipkms_plane_atomic_check(struct drm_plane *plane,
 		drm_atomic_get_new_plane_state(state, plane);
 	struct drm_crtc_state *crtc_state;
 
+	/*
+	 * An in-fence guards a framebuffer: without one there is nothing to
+	 * wait for, and the commit helpers WARN on such a fence.
+	 */
+	if (new_state->fence && !new_state->fb) {
+		drm_dbg_atomic(plane->dev, "[PLANE:%d:%s] IN_FENCE_FD without a framebuffer\n",
+			       plane->base.id, plane->name);
+		return -EINVAL;
+	}
 	if (!new_state->fb || WARN_ON(!new_state->crtc))
 		return 0;
 
