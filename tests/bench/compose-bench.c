@@ -29,21 +29,6 @@
 
 #define HZ	240
 
-static void plane_props(int fd, uint32_t plane, struct kms_plane_props *p)
-{
-	p->fb_id = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "FB_ID");
-	p->crtc_id = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID");
-	p->in_fence_fd = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "IN_FENCE_FD");
-	p->src_x = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_X");
-	p->src_y = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y");
-	p->src_w = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_W");
-	p->src_h = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_H");
-	p->crtc_x = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X");
-	p->crtc_y = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y");
-	p->crtc_w = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W");
-	p->crtc_h = kms_prop_id(fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H");
-}
-
 static void fail(const char *what, int err)
 {
 	fprintf(stderr, "compose-bench: %s: %s\n", what, strerror(err));
@@ -53,7 +38,6 @@ static void fail(const char *what, int err)
 int main(int argc, char **argv)
 {
 	struct kms_fb primary, overlay, cursor;
-	struct kms_plane_props cursor_props;
 	drmModeAtomicReq *req;
 	drmModeModeInfo mode;
 	struct kms_pipe pipe;
@@ -97,10 +81,9 @@ int main(int argc, char **argv)
 	if (ret)
 		fail("modeset 1920x1080@240", -ret);
 
-	plane_props(dev.fd, pipe.cursor_id, &cursor_props);
 	req = drmModeAtomicAlloc();
 	kms_req_plane(req, pipe.overlay_id, &pipe.overlay_props, pipe.crtc_id, &overlay, -1);
-	kms_req_plane(req, pipe.cursor_id, &cursor_props, pipe.crtc_id, &cursor, -1);
+	kms_req_plane(req, pipe.cursor_id, &pipe.cursor_props, pipe.crtc_id, &cursor, -1);
 	if (drmModeAtomicCommit(dev.fd, req, 0, NULL))
 		fail("enable overlay and cursor", errno);
 	drmModeAtomicFree(req);

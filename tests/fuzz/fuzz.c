@@ -33,15 +33,7 @@
 #include <drm_fourcc.h>
 
 #include "kms.h"
-
-/* sw_sync's ioctls (no uapi header carries them). */
-struct sw_sync_create_fence_data {
-	__u32 value;
-	char name[32];
-	__s32 fence;
-};
-#define SW_SYNC_IOC_CREATE_FENCE _IOWR('W', 0, struct sw_sync_create_fence_data)
-#define SW_SYNC_IOC_INC		_IOW('W', 1, __u32)
+#include "sw_sync_uapi.h"
 
 #define POOL		16
 #define CHECK_EVERY	2000
@@ -67,7 +59,6 @@ static struct {
 	int closed_fd, pipe_fd, null_fd;
 	struct kms_dev dev;
 	struct kms_pipe pipe;
-	struct kms_plane_props cursor_props;
 	struct kms_fb fb[2];
 	uint32_t blobs[POOL];
 	uint32_t handles[POOL];
@@ -448,19 +439,6 @@ static void op_page_flip(void)
 	kms_drain_events(&S.dev, 0);
 }
 
-static void cursor_props(uint32_t plane, struct kms_plane_props *p)
-{
-	static const char *const names[] = { "FB_ID", "CRTC_ID", "IN_FENCE_FD", "SRC_X", "SRC_Y",
-					     "SRC_W", "SRC_H", "CRTC_X", "CRTC_Y", "CRTC_W",
-					     "CRTC_H" };
-	uint32_t *ids[] = { &p->fb_id, &p->crtc_id, &p->in_fence_fd, &p->src_x, &p->src_y,
-			    &p->src_w, &p->src_h, &p->crtc_x, &p->crtc_y, &p->crtc_w, &p->crtc_h };
-	unsigned int i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		*ids[i] = plane ? kms_prop_id(S.dev.fd, plane, DRM_MODE_OBJECT_PLANE, names[i]) : 0;
-}
-
 /* The display is usable after whatever the fuzzer did: a modeset and a flip. */
 static bool display_works(void)
 {
@@ -475,7 +453,7 @@ static bool display_works(void)
 	if (S.pipe.overlay_id)
 		kms_req_plane(req, S.pipe.overlay_id, &S.pipe.overlay_props, 0, NULL, -1);
 	if (S.pipe.cursor_id)
-		kms_req_plane(req, S.pipe.cursor_id, &S.cursor_props, 0, NULL, -1);
+		kms_req_plane(req, S.pipe.cursor_id, &S.pipe.cursor_props, 0, NULL, -1);
 	ret = drmModeAtomicCommit(S.dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ? -errno : 0;
 	drmModeAtomicFree(req);
 	if (ret)
@@ -582,7 +560,6 @@ int main(int argc, char **argv)
 	if (S.drm) {
 		require(kms_open(&S.dev, "flipkms", KMS_CAP_ATOMIC) == 0, "open flipkms");
 		require(kms_pipes(&S.dev, &S.pipe, 1) == 1, "a pipe");
-		cursor_props(S.pipe.cursor_id, &S.cursor_props);
 		require(kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
 				      DRM_FORMAT_XRGB8888, 1, &S.fb[0]) == 0 &&
 			kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,

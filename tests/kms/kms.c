@@ -418,6 +418,8 @@ int kms_pipes(struct kms_dev *dev, struct kms_pipe *pipes, int max)
 		plane_props(dev->fd, pipe->primary_id, &pipe->primary_props);
 		if (pipe->overlay_id)
 			plane_props(dev->fd, pipe->overlay_id, &pipe->overlay_props);
+		if (pipe->cursor_id)
+			plane_props(dev->fd, pipe->cursor_id, &pipe->cursor_props);
 		n++;
 	}
 	drmModeFreeResources(res);

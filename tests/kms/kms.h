@@ -98,7 +98,7 @@ struct kms_pipe {
 	struct {
 		uint32_t mode_id, active, out_fence_ptr;
 	} crtc_props;
-	struct kms_plane_props primary_props, overlay_props;
+	struct kms_plane_props primary_props, overlay_props, cursor_props;
 };
 
 /*

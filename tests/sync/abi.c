@@ -11,15 +11,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-
-/* As in mainline drivers/dma-buf/sw_sync.c; not in the uapi headers. */
-struct sw_sync_create_fence_data {
-	__u32	value;
-	char	name[32];
-	__s32	fence;
-};
-#define SW_SYNC_IOC_CREATE_FENCE	_IOWR('W', 0, struct sw_sync_create_fence_data)
-#define SW_SYNC_IOC_INC			_IOW('W', 1, __u32)
+#include "sw_sync_uapi.h"
 
 static int open_node(const char *path)
 {

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
  * libsync: sw_sync software timelines, for tests and fake renderers.
- *
- * The sw_sync ioctls are not in the uapi headers (mainline keeps them in
- * drivers/dma-buf/sw_sync.c); they are defined here exactly as there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,18 +9,8 @@
 #include <linux/types.h>
 #include <sys/ioctl.h>
 
+#include "sw_sync_uapi.h"
 #include "sync.h"
-
-struct sw_sync_create_fence_data {
-	__u32	value;
-	char	name[32];
-	__s32	fence;
-};
-
-#define SW_SYNC_IOC_MAGIC	'W'
-#define SW_SYNC_IOC_CREATE_FENCE \
-	_IOWR(SW_SYNC_IOC_MAGIC, 0, struct sw_sync_create_fence_data)
-#define SW_SYNC_IOC_INC		_IOW(SW_SYNC_IOC_MAGIC, 1, __u32)
 
 #define SW_SYNC_DEV		"/dev/sw_sync"
 #define SW_SYNC_DEBUGFS		"/sys/kernel/debug/sync/sw_sync"
