@@ -25,6 +25,7 @@ expect bad-option 2 "see fliplat --help" --frobnicate
 expect bad-mode-syntax 2 "WIDTHxHEIGHT" --mode nonsense
 expect bad-flip-count 2 "number from" --flips -3
 expect legacy-blocking 2 "always" --legacy --blocking
+expect infence-blocking 2 "cannot be combined" --infence --blocking
 expect missing-device 3 "No such file" --device /dev/dri/card99
 expect not-a-kms-device 3 "not a KMS device" --device /dev/null
 expect legacy-missing-device 3 "No such file" --legacy --device /dev/dri/card99

@@ -382,9 +382,12 @@ static int pick_outputs(struct fl_device *dev, const struct fl_options *o)
 			continue;
 		}
 		if (pick_crtc(dev->fd, res, c, o->crtc_id, taken, &out->crtc_index)) {
+			drmModeFreeConnector(c);
+			/* --crtcs all: outputs beyond the CRTCs there are stay dark. */
+			if (o->all_outputs && dev->noutputs)
+				continue;
 			fprintf(stderr, "fliplat: no %sCRTC for connector %s\n",
 				o->crtc_id ? "such " : "free ", name);
-			drmModeFreeConnector(c);
 			ret = FL_EXIT_NO_DEVICE;
 			break;
 		}

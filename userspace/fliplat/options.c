@@ -241,6 +241,12 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 		      "asynchronous\n", stderr);
 		return -1;
 	}
+	if (o->blocking && o->mode == FL_MODE_INFENCE) {
+		/* The renderer runs in fliplat's own loop, which the commit would block. */
+		fputs("fliplat: --blocking cannot be combined with --infence: the commit would wait "
+		      "for a frame the renderer cannot finish meanwhile\n", stderr);
+		return -1;
+	}
 	if (o->all_outputs && (o->connector || o->crtc_id)) {
 		fputs("fliplat: --crtcs all picks every output; drop --connector/--crtc\n", stderr);
 		return -1;
