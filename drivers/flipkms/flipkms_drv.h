@@ -29,7 +29,7 @@
 #define FLIPKMS_MAX_HEIGHT	8192
 #define FLIPKMS_MIN_REFRESH	30
 #define FLIPKMS_MAX_REFRESH	240
-/* Entries of the GAMMA_LUT, as many as vkms and most hardware offer. */
+/* Entries of the GAMMA_LUT, as many as most hardware offers. */
 #define FLIPKMS_LUT_SIZE	256
 
 struct flipkms_infences;
