@@ -4,8 +4,9 @@
  * opaque black background, one line at a time in 16 bits per channel with
  * premultiplied alpha (the DRM default blend mode), then through the CRTC's
  * gamma LUT if it has one. It serves the DRM CRC interface (source "auto":
- * a CRC32 of the composed frame per vblank) and the frame.ppm debugfs file. Composition reads the current state under
- * the modeset locks, so the shadow-plane mappings it uses stay valid.
+ * a CRC32 of the composed frame per vblank) and the frame.ppm debugfs file.
+ * Composition reads the current state under the modeset locks, so the
+ * shadow-plane mappings it uses stay valid.
  */
 
 #include <linux/crc32.h>
