@@ -353,7 +353,7 @@ static int check_features(const struct fl_device *dev, const struct fl_output *o
 static int pick_outputs(struct fl_device *dev, const struct fl_options *o)
 {
 	drmModeRes *res = drmModeGetResources(dev->fd);
-	uint32_t taken = 0, planes[FL_MAX_CRTCS];
+	uint32_t taken = 0, planes[FL_MAX_CRTCS] = { 0 };
 	int i, ret = FL_EXIT_OK, rejected_mode = 0;
 
 	if (!res) {

@@ -326,8 +326,10 @@ static int wait_and_handle(struct loop *l)
 			signalled(l, owner[i], t);
 	}
 	if (fds[0].revents & POLLIN) {
+		/* drmHandleEvent() has no context argument for its handlers. */
 		event_loop = l;
 		drmHandleEvent(l->dev->fd, &evctx);
+		event_loop = NULL;
 	}
 	return 0;
 }

@@ -152,7 +152,7 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 			o->crtc_id = v;
 			break;
 		case OPT_CRTCS:
-			if (strcmp(optarg, "all")) {
+			if (strcmp(optarg, "all") != 0) {
 				fprintf(stderr, "fliplat: --crtcs takes 'all' (or use --crtc ID)\n");
 				return -1;
 			}

@@ -75,6 +75,7 @@ static void axes(FILE *f, int y0, double x0, double x1, double ymax, const char 
 {
 	double step, v;
 	char buf[64];
+	long k;
 
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		"stroke=\"#333\"/>\n", LEFT, y0 + TOP, PLOT_W, PLOT_H);
@@ -85,8 +86,11 @@ static void axes(FILE *f, int y0, double x0, double x1, double ymax, const char 
 	fputs("</g>\n", f);
 
 	step = tick_step(x1 - x0, 8);
-	for (v = ceil(x0 / step) * step; v <= x1 + step * 1e-9; v += step) {
-		double x = LEFT + (v - x0) / (x1 - x0) * PLOT_W;
+	for (k = (long)ceil(x0 / step); k * step <= x1 + step * 1e-9; k++) {
+		double x;
+
+		v = k * step;
+		x = LEFT + (v - x0) / (x1 - x0) * PLOT_W;
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>\n",
 			x, y0 + TOP + PLOT_H, x, y0 + TOP + PLOT_H + 5);
@@ -94,8 +98,11 @@ static void axes(FILE *f, int y0, double x0, double x1, double ymax, const char 
 		text(f, x, y0 + TOP + PLOT_H + 18, "middle", " font-size=\"11\"", buf);
 	}
 	step = tick_step(ymax, 5);
-	for (v = 0; v <= ymax + step * 1e-9; v += step) {
-		double y = y0 + TOP + PLOT_H - v / ymax * PLOT_H;
+	for (k = 0; k * step <= ymax + step * 1e-9; k++) {
+		double y;
+
+		v = k * step;
+		y = y0 + TOP + PLOT_H - v / ymax * PLOT_H;
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			LEFT, y, LEFT + PLOT_W, y);
