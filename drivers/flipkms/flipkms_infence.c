@@ -34,7 +34,7 @@ MODULE_PARM_DESC(infence_timeout_ms,
  * @timeouts:	in-fences that did not signal in time
  */
 struct flipkms_infences {
-	struct sync_timeline obj;
+	struct syncfw_timeline obj;
 	struct drm_device *drm;
 	u64 next_seqno;
 	atomic64_t timeouts;
@@ -51,7 +51,7 @@ struct flipkms_infences {
  * @status:	0 while waiting, 1 once @fence signalled, -ETIMEDOUT
  */
 struct flipkms_infence {
-	struct sync_pt pt;
+	struct syncfw_pt pt;
 	struct dma_fence *fence;
 	struct dma_fence_cb cb;
 	struct irq_work signal;
@@ -59,27 +59,27 @@ struct flipkms_infence {
 	atomic_t status;
 };
 
-static inline struct flipkms_infences *to_infences(struct sync_timeline *obj)
+static inline struct flipkms_infences *to_infences(struct syncfw_timeline *obj)
 {
 	return container_of(obj, struct flipkms_infences, obj);
 }
 
-static inline struct flipkms_infence *to_infence(struct sync_pt *pt)
+static inline struct flipkms_infence *to_infence(struct syncfw_pt *pt)
 {
 	return container_of(pt, struct flipkms_infence, pt);
 }
 
-static int flipkms_infence_has_signaled(struct sync_pt *pt)
+static int flipkms_infence_has_signaled(struct syncfw_pt *pt)
 {
 	return atomic_read(&to_infence(pt)->status);
 }
 
-static void flipkms_infence_free(struct sync_pt *pt)
+static void flipkms_infence_free(struct syncfw_pt *pt)
 {
 	dma_fence_put(to_infence(pt)->fence);
 }
 
-static void flipkms_infence_value_str(struct sync_pt *pt, char *str, int size)
+static void flipkms_infence_value_str(struct syncfw_pt *pt, char *str, int size)
 {
 	struct dma_fence *fence = to_infence(pt)->fence;
 
@@ -88,7 +88,7 @@ static void flipkms_infence_value_str(struct sync_pt *pt, char *str, int size)
 		 fence->ops->get_timeline_name(fence), fence->seqno);
 }
 
-static void flipkms_infences_value_str(struct sync_timeline *obj, char *str,
+static void flipkms_infences_value_str(struct syncfw_timeline *obj, char *str,
 				       int size)
 {
 	struct flipkms_infences *set = to_infences(obj);
@@ -172,7 +172,7 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 					struct dma_fence *fence)
 {
 	struct flipkms_infence *in;
-	struct sync_pt *pt;
+	struct syncfw_pt *pt;
 	u64 seqno;
 	int ret;
 
@@ -192,6 +192,8 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 	init_irq_work(&in->signal, flipkms_infence_signal_work);
 	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	in->timer.function = flipkms_infence_timeout;
+	/* Whole now: the dump and has_signaled may see it from here on. */
+	sync_pt_publish(pt);
 
 	/* One reference for the callback, one for the timer. */
 	dma_fence_get(&pt->base);
@@ -212,7 +214,7 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 
 struct flipkms_infences *flipkms_infences_create(struct drm_device *drm)
 {
-	struct sync_timeline *obj;
+	struct syncfw_timeline *obj;
 
 	obj = sync_timeline_create(&flipkms_infence_ops,
 				   sizeof(struct flipkms_infences),

@@ -16,40 +16,40 @@
  * struct flipkms_timeline - a CRTC's timeline of completed flips
  * @obj:	the sync timeline
  * @value:	the latest commit latched; written under @obj.lock, read
- *		locklessly by has_signaled
+ *		locklessly by flipkms_timeline_value() and the dump
  * @fail_seqno:	a commit whose fence fails (fault injection), or 0
  * @fail_error:	the errno it fails with
  */
 struct flipkms_timeline {
-	struct sync_timeline obj;
+	struct syncfw_timeline obj;
 	u64 value;
 	u64 fail_seqno;
 	int fail_error;
 };
 
-static inline struct flipkms_timeline *to_flipkms_timeline(struct sync_timeline *obj)
+static inline struct flipkms_timeline *to_flipkms_timeline(struct syncfw_timeline *obj)
 {
 	return container_of(obj, struct flipkms_timeline, obj);
 }
 
-static int flipkms_pt_has_signaled(struct sync_pt *pt)
+static int flipkms_pt_has_signaled(struct syncfw_pt *pt)
 {
 	struct flipkms_timeline *tl = to_flipkms_timeline(pt->parent);
 
-	if (READ_ONCE(tl->value) < pt->base.seqno)
+	if (tl->value < pt->base.seqno)
 		return 0;
-	if (pt->base.seqno == READ_ONCE(tl->fail_seqno))
-		return READ_ONCE(tl->fail_error);
+	if (pt->base.seqno == tl->fail_seqno)
+		return tl->fail_error;
 	return 1;
 }
 
-static void flipkms_timeline_value_str(struct sync_timeline *obj, char *str,
+static void flipkms_timeline_value_str(struct syncfw_timeline *obj, char *str,
 				       int size)
 {
 	snprintf(str, size, "flip %llu", READ_ONCE(to_flipkms_timeline(obj)->value));
 }
 
-static void flipkms_pt_value_str(struct sync_pt *pt, char *str, int size)
+static void flipkms_pt_value_str(struct syncfw_pt *pt, char *str, int size)
 {
 	snprintf(str, size, "flip %llu", pt->base.seqno);
 }
@@ -64,7 +64,7 @@ static const struct sync_timeline_ops flipkms_timeline_ops = {
 
 struct flipkms_timeline *flipkms_timeline_create(const char *name)
 {
-	struct sync_timeline *obj;
+	struct syncfw_timeline *obj;
 
 	obj = sync_timeline_create(&flipkms_timeline_ops,
 				   sizeof(struct flipkms_timeline), name);
@@ -82,16 +82,21 @@ void flipkms_timeline_destroy(struct flipkms_timeline *tl)
 struct dma_fence *flipkms_timeline_point(struct flipkms_timeline *tl,
 					 u64 seqno)
 {
-	struct sync_pt *pt;
+	struct syncfw_pt *pt;
 
 	pt = sync_pt_create(&tl->obj, sizeof(*pt), seqno);
+	if (!pt)
+		return NULL;
+	sync_pt_publish(pt);
 
-	return pt ? &pt->base : NULL;
+	return &pt->base;
 }
 
 /*
  * Commit @seqno is on screen since @when: it and every commit before it
- * are done. Timelines never go back, whatever order callers come in.
+ * are done. Timelines never go back, whatever order callers come in. The
+ * value moves and its points signal in one critical section, so no point
+ * is ever seen reached without @when on it.
  */
 void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
 			      ktime_t when)
@@ -101,9 +106,8 @@ void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
 	spin_lock_irqsave(&tl->obj.lock, flags);
 	if (seqno > tl->value)
 		WRITE_ONCE(tl->value, seqno);
+	sync_timeline_signal_timestamp_locked(&tl->obj, when);
 	spin_unlock_irqrestore(&tl->obj.lock, flags);
-
-	sync_timeline_signal_timestamp(&tl->obj, when);
 }
 
 /* Commit @seqno's fence will fail with @error when it is latched. */
@@ -112,8 +116,8 @@ void flipkms_timeline_fail(struct flipkms_timeline *tl, u64 seqno, int error)
 	unsigned long flags;
 
 	spin_lock_irqsave(&tl->obj.lock, flags);
-	WRITE_ONCE(tl->fail_error, error);
-	WRITE_ONCE(tl->fail_seqno, seqno);
+	tl->fail_error = error;
+	tl->fail_seqno = seqno;
 	spin_unlock_irqrestore(&tl->obj.lock, flags);
 }
 

@@ -54,47 +54,44 @@ struct sw_sync_create_fence_data {
  * struct sw_sync_timeline - a timeline advanced from userspace
  * @obj:	the sync timeline
  * @value:	how far it has come; written under @obj.lock, read locklessly
- *		by has_signaled
+ *		by the dump
  */
 struct sw_sync_timeline {
-	struct sync_timeline obj;
+	struct syncfw_timeline obj;
 	u32 value;
 };
 
-/*
- * A point's value is its seqno: set before the point is published, so a
- * concurrent increment never sees a point whose value is not there yet.
- */
-static inline u32 sw_sync_pt_value(struct sync_pt *pt)
+/* A point's value is its seqno. */
+static inline u32 sw_sync_pt_value(struct syncfw_pt *pt)
 {
 	return pt->base.seqno;
 }
 
-static inline struct sw_sync_timeline *to_sw_sync_timeline(struct sync_timeline *obj)
+static inline struct sw_sync_timeline *to_sw_sync_timeline(struct syncfw_timeline *obj)
 {
 	return container_of(obj, struct sw_sync_timeline, obj);
 }
 
-static int sw_sync_pt_has_signaled(struct sync_pt *sync_pt)
+static int sw_sync_pt_has_signaled(struct syncfw_pt *sync_pt)
 {
 	struct sw_sync_timeline *tl = to_sw_sync_timeline(sync_pt->parent);
 
-	return READ_ONCE(tl->value) >= sw_sync_pt_value(sync_pt);
+	return tl->value >= sw_sync_pt_value(sync_pt);
 }
 
-static void sw_sync_timeline_value_str(struct sync_timeline *obj, char *str,
+static void sw_sync_timeline_value_str(struct syncfw_timeline *obj, char *str,
 				       int size)
 {
 	snprintf(str, size, "%u", READ_ONCE(to_sw_sync_timeline(obj)->value));
 }
 
-static void sw_sync_pt_value_str(struct sync_pt *pt, char *str, int size)
+static void sw_sync_pt_value_str(struct syncfw_pt *pt, char *str, int size)
 {
 	snprintf(str, size, "%u", sw_sync_pt_value(pt));
 }
 
+/* No owner: the timeline's own pin keeps syncfw, this module, loaded. */
 static const struct sync_timeline_ops sw_sync_timeline_ops = {
-	.owner = THIS_MODULE,
 	.driver_name = "sw_sync",
 	.has_signaled = sw_sync_pt_has_signaled,
 	.timeline_value_str = sw_sync_timeline_value_str,
@@ -104,7 +101,7 @@ static const struct sync_timeline_ops sw_sync_timeline_ops = {
 static int sw_sync_open(struct inode *inode, struct file *file)
 {
 	char name[TASK_COMM_LEN];
-	struct sync_timeline *obj;
+	struct syncfw_timeline *obj;
 
 	get_task_comm(name, current);
 	obj = sync_timeline_create(&sw_sync_timeline_ops,
@@ -129,7 +126,7 @@ static long sw_sync_ioctl_create_fence(struct sw_sync_timeline *tl,
 {
 	struct sw_sync_create_fence_data data;
 	struct sync_fence *fence;
-	struct sync_pt *pt;
+	struct syncfw_pt *pt;
 	int fd, err;
 
 	if (copy_from_user(&data, arg, sizeof(data)))
@@ -158,10 +155,7 @@ static long sw_sync_ioctl_create_fence(struct sw_sync_timeline *tl,
 		goto err_put_fence;
 	}
 
-	err = sync_fence_install(fence, fd);
-	if (err)
-		goto err_put_fence;
-
+	sync_fence_install(fence, fd);
 	return 0;
 
 err_put_fence:
@@ -187,9 +181,9 @@ static long sw_sync_ioctl_inc(struct sw_sync_timeline *tl, u32 __user *arg)
 		return -EOVERFLOW;
 	}
 	WRITE_ONCE(tl->value, tl->value + inc);
+	sync_timeline_signal_locked(&tl->obj);
 	spin_unlock_irq(&tl->obj.lock);
 
-	sync_timeline_signal(&tl->obj);
 	return 0;
 }
 

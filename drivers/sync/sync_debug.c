@@ -13,13 +13,12 @@
  *
  * <status> is active, signaled or error <errno>; @<ns> is the
  * CLOCK_MONOTONIC time of the status change. Values come from the
- * timeline's value_str ops (seed 009).
+ * timeline's value_str ops (seed 009). The fences are those syncfw made
+ * of one point, listed by timeline.
  */
 
 #include <linux/debugfs.h>
-#include <linux/dma-fence-unwrap.h>
 #include <linux/seq_file.h>
-#include <linux/sync_file.h>
 
 #include <syncfw/sync.h>
 
@@ -28,16 +27,18 @@
 static struct dentry *sync_debugfs_dir;
 
 /*
- * Call with @fence's lock held. Only reads what the fence has recorded:
- * the dump must not signal anything, least of all a point whose last
- * reference is gone and whose release waits for this lock.
+ * Only reads what the fence has recorded, without its lock: the dump
+ * never signals anything and never takes a timeline's lock. The error is
+ * written before the signalled bit, the timestamp before its own bit.
  */
 static void sync_print_status(struct seq_file *s, struct dma_fence *fence)
 {
 	int status = 0;
 
-	if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags))
-		status = fence->error ?: 1;
+	if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags)) {
+		smp_rmb(); /* the error, written before the bit */
+		status = READ_ONCE(fence->error) ?: 1;
+	}
 
 	if (!status)
 		seq_puts(s, "active");
@@ -46,77 +47,75 @@ static void sync_print_status(struct seq_file *s, struct dma_fence *fence)
 	else
 		seq_printf(s, "error %d", status);
 
-	if (status && test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &fence->flags))
+	if (status && test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &fence->flags)) {
+		smp_rmb(); /* the timestamp, written before its bit */
 		seq_printf(s, " @%lld", ktime_to_ns(fence->timestamp));
+	}
 	seq_putc(s, '\n');
 }
 
-static void sync_print_timeline(struct seq_file *s, struct sync_timeline *obj)
+static void sync_print_pt(struct seq_file *s, const char *prefix,
+			  struct syncfw_pt *pt)
 {
 	char value[64];
-	struct sync_pt *pt;
 
-	spin_lock(&obj->lock);
+	sync_pt_value_str(pt, value, sizeof(value));
+	seq_printf(s, "%spt %s: ", prefix, value);
+	sync_print_status(s, &pt->base);
+}
+
+/* Call with sync_timeline_list_lock held, which keeps @obj alive. */
+static void sync_print_timeline(struct seq_file *s, struct syncfw_timeline *obj)
+{
+	char value[64];
+	struct syncfw_pt *pt;
+
 	sync_timeline_value_str(obj, value, sizeof(value));
 	seq_printf(s, "%s %s: %s%s\n", obj->name, obj->ops->driver_name, value,
-		   obj->destroyed ? " destroyed" : "");
+		   READ_ONCE(obj->destroyed) ? " destroyed" : "");
+
+	spin_lock_irq(&obj->list_lock);
+	list_for_each_entry(pt, &obj->pt_list, pt_link)
+		sync_print_pt(s, "  ", pt);
+	spin_unlock_irq(&obj->list_lock);
+}
+
+/*
+ * The fences syncfw made of one point (sync_fence_create()) are those
+ * points, named: they leave the dump in their own release. Merged fences
+ * are dma_fence_arrays, whose release is the core's; their points show
+ * under their timelines.
+ */
+static void sync_print_fences(struct seq_file *s, struct syncfw_timeline *obj)
+{
+	char prefix[96];
+	struct syncfw_pt *pt;
+
+	snprintf(prefix, sizeof(prefix), "  %s %s ", obj->name,
+		 obj->ops->driver_name);
+	spin_lock_irq(&obj->list_lock);
 	list_for_each_entry(pt, &obj->pt_list, pt_link) {
-		sync_pt_value_str(pt, value, sizeof(value));
-		seq_printf(s, "  pt %s: ", value);
+		if (!pt->name[0])
+			continue;
+		seq_printf(s, "%s: ", pt->name);
 		sync_print_status(s, &pt->base);
+		sync_print_pt(s, prefix, pt);
 	}
-	spin_unlock(&obj->lock);
-}
-
-static void sync_print_fence_pt(struct seq_file *s, struct dma_fence *fence)
-{
-	char value[64] = "";
-
-	spin_lock(fence->lock);
-	if (fence->ops->fence_value_str)
-		fence->ops->fence_value_str(fence, value, sizeof(value));
-	else
-		snprintf(value, sizeof(value), "%llu", fence->seqno);
-	seq_printf(s, "  %s %s pt %s: ", fence->ops->get_timeline_name(fence),
-		   fence->ops->get_driver_name(fence), value);
-	sync_print_status(s, fence);
-	spin_unlock(fence->lock);
-}
-
-static void sync_print_fence(struct seq_file *s, struct sync_file *sync_file)
-{
-	struct dma_fence *fence = sync_file->fence;
-	struct dma_fence_unwrap iter;
-	struct dma_fence *f;
-	int status;
-
-	status = dma_fence_get_status(fence);
-	seq_printf(s, "%s: %s", sync_file->user_name,
-		   !status ? "active" : status > 0 ? "signaled" : "error");
-	if (status < 0)
-		seq_printf(s, " %d", status);
-	seq_putc(s, '\n');
-
-	dma_fence_unwrap_for_each(f, &iter, fence)
-		sync_print_fence_pt(s, f);
+	spin_unlock_irq(&obj->list_lock);
 }
 
 static int sync_info_show(struct seq_file *s, void *unused)
 {
-	struct sync_timeline *obj;
-	struct sync_file *sync_file;
+	struct syncfw_timeline *obj;
 
+	spin_lock(&sync_timeline_list_lock);
 	seq_puts(s, "timelines:\n");
-	spin_lock_irq(&sync_timeline_list_lock);
 	list_for_each_entry(obj, &sync_timeline_list, timeline_list)
 		sync_print_timeline(s, obj);
-	spin_unlock_irq(&sync_timeline_list_lock);
-
 	seq_puts(s, "fences:\n");
-	spin_lock_irq(&sync_fence_list_lock);
-	list_for_each_entry(sync_file, &sync_fence_list, sync_file_list)
-		sync_print_fence(s, sync_file);
-	spin_unlock_irq(&sync_fence_list_lock);
+	list_for_each_entry(obj, &sync_timeline_list, timeline_list)
+		sync_print_fences(s, obj);
+	spin_unlock(&sync_timeline_list_lock);
 
 	return 0;
 }

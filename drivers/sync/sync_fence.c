@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fences: handles on sync_files made of sync points. The sync_file is the
- * fence userspace sees; syncfw keeps the ones it made on a list for the
- * debugfs dump and learns of their end from the sync_file release hook.
+ * fence userspace sees. The functions here are the 2013 framework's fence
+ * API (seed 003), for drivers that wait on, merge or hand out fences in
+ * the kernel.
  */
 
 #include <linux/dma-fence-array.h>
@@ -11,6 +12,7 @@
 #include <linux/file.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sync_file.h>
@@ -19,30 +21,10 @@
 
 #include "syncfw_internal.h"
 
-/* The list threads through sync_file's own debugfs list head. */
-#if !IS_ENABLED(CONFIG_DEBUG_FS)
-#error "syncfw needs CONFIG_DEBUG_FS"
-#endif
-
-LIST_HEAD(sync_fence_list);
-DEFINE_SPINLOCK(sync_fence_list_lock);
-
 /*
- * Runs from the file's release before the sync_file lets go of its fence:
- * the dump, which walks the list under the same lock, never sees a point
- * freed under it (seed 004).
+ * A handle on a new sync_file for @fence, named @name for
+ * SYNC_IOC_FILE_INFO; the handle takes over the caller's reference.
  */
-static void sync_fence_file_release(struct sync_file *sync_file)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&sync_fence_list_lock, flags);
-	list_del(&sync_file->sync_file_list);
-	spin_unlock_irqrestore(&sync_fence_list_lock, flags);
-	module_put(THIS_MODULE);
-}
-
-/* A named, listed sync_file for @fence; the handle takes over the reference. */
 static struct sync_fence *sync_fence_alloc(const char *name,
 					   struct dma_fence *fence)
 {
@@ -62,34 +44,33 @@ static struct sync_fence *sync_fence_alloc(const char *name,
 	handle->fence = fence;
 	handle->sync_file = sync_file;
 
-	__module_get(THIS_MODULE);
-	sync_file->release = sync_fence_file_release;
-	spin_lock_irq(&sync_fence_list_lock);
-	list_add_tail(&sync_file->sync_file_list, &sync_fence_list);
-	spin_unlock_irq(&sync_fence_list_lock);
-
 	return handle;
 }
 
 /**
  * sync_fence_create() - make a fence of one point
- * @name:	the fence's name, as SYNC_IOC_FILE_INFO reports it
- * @pt:		the point; the fence takes it over on success
+ * @name:	the fence's name, as SYNC_IOC_FILE_INFO and the dump report it
+ * @pt:		an unpublished point; the fence takes it over on success
  *
- * A point its timeline has already reached signals right away.
+ * Publishes @pt (sync_pt_publish()): a point its timeline has already
+ * reached signals right away.
  *
- * Returns the fence, or NULL when memory runs out (@pt stays the caller's).
+ * Returns the fence, or NULL when memory runs out or @pt was published
+ * already (@pt stays the caller's).
  */
-struct sync_fence *sync_fence_create(const char *name, struct sync_pt *pt)
+struct sync_fence *sync_fence_create(const char *name, struct syncfw_pt *pt)
 {
 	struct sync_fence *fence;
+
+	if (WARN_ON(!list_empty(&pt->pt_link)))
+		return NULL;
 
 	fence = sync_fence_alloc(name, &pt->base);
 	if (!fence)
 		return NULL;
 
-	if (pt->parent->ops->has_signaled(pt))
-		sync_timeline_signal(pt->parent);
+	strscpy(pt->name, name, sizeof(pt->name));
+	sync_pt_publish(pt);
 
 	return fence;
 }
@@ -139,38 +120,22 @@ EXPORT_SYMBOL_GPL(sync_fence_put);
 
 /**
  * sync_fence_install() - hand a fence to userspace
- * @fence:	the handle; consumed on success
+ * @fence:	a handle from sync_fence_create() or sync_fence_merge();
+ *		consumed
  * @fd:		an fd from get_unused_fd_flags()
  *
- * Returns 0 when @fd now holds the fence, or -ENOMEM (the handle and @fd
- * stay the caller's).
+ * Cannot fail: do everything that can (copy_to_user() of @fd, say)
+ * before, while the handle and @fd can still be put back.
  */
-int sync_fence_install(struct sync_fence *fence, int fd)
+void sync_fence_install(struct sync_fence *fence, int fd)
 {
-	if (!fence->sync_file) {
-		fence->sync_file = sync_file_create(fence->fence);
-		if (!fence->sync_file)
-			return -ENOMEM;
-	}
+	if (WARN_ON(!fence->sync_file))
+		return;
 	fd_install(fd, fence->sync_file->file);
 	dma_fence_put(fence->fence);
 	kfree(fence);
-
-	return 0;
 }
 EXPORT_SYMBOL_GPL(sync_fence_install);
-
-/* Whether @a is a later point than @b, which is on the same timeline. */
-static bool sync_fence_is_later(struct dma_fence *a, struct dma_fence *b)
-{
-	struct sync_pt *pa = dma_fence_to_sync_pt(a);
-	struct sync_pt *pb = dma_fence_to_sync_pt(b);
-
-	if (pa && pb && pa->parent == pb->parent && pa->parent->ops->compare)
-		return pa->parent->ops->compare(pa, pb) > 0;
-
-	return dma_fence_is_later(a, b);
-}
 
 /* Add the points of @fence to @pts, keeping only the latest per timeline. */
 static void sync_fence_collect(struct dma_fence **pts, unsigned int *num,
@@ -184,7 +149,7 @@ static void sync_fence_collect(struct dma_fence **pts, unsigned int *num,
 		for (i = 0; i < *num; i++) {
 			if (pts[i]->context != f->context)
 				continue;
-			if (sync_fence_is_later(f, pts[i])) {
+			if (dma_fence_is_later(f, pts[i])) {
 				dma_fence_put(pts[i]);
 				pts[i] = dma_fence_get(f);
 			}
@@ -214,10 +179,14 @@ static unsigned int sync_fence_count(struct dma_fence *fence)
  * @b:		another fence, or @a again
  *
  * The new fence holds the points of both; of two points on one timeline
- * only the later (by &sync_timeline_ops.compare, else by seqno) is kept
- * (seed 005), so merging fences that span k timelines yields k points,
- * whatever the order of @a and @b. The point list is complete before the fence can be
- * seen or signalled (seed 010). @a and @b are not changed.
+ * only the later (by seqno) is kept (seed 005), so merging fences that
+ * span k timelines yields k points, whatever the order of @a and @b. The
+ * point list is complete before the fence can be seen or signalled (seed
+ * 010). @a and @b are not changed.
+ *
+ * Unlike dma_fence_unwrap_merge(), which SYNC_IOC_MERGE uses, points that
+ * have signalled are kept, as in 2013: the merged fence reports their
+ * errors and the dump their timestamps.
  *
  * Returns the new fence, or NULL when memory runs out.
  */
@@ -265,10 +234,14 @@ EXPORT_SYMBOL_GPL(sync_fence_merge);
 
 static void sync_fence_dump(struct sync_fence *fence, long timeout)
 {
+	static DEFINE_RATELIMIT_STATE(dumps, 5 * HZ, 10);
 	char value[32], reached[32];
 	struct dma_fence_unwrap iter;
 	struct dma_fence *f;
 
+	/* One dump is many lines: print whole ones, or none. */
+	if (!__ratelimit(&dumps))
+		return;
 	pr_info("syncfw: wait timed out after %ld ms on fence %s\n", timeout,
 		fence->sync_file ? fence->sync_file->user_name : "(from fd)");
 	dma_fence_unwrap_for_each(f, &iter, fence->fence) {
@@ -294,8 +267,9 @@ static void sync_fence_dump(struct sync_fence *fence, long timeout)
  * dma_fence_wait_timeout() sleeps with set_current_state() before it tests
  * the signalled bit, which pairs with the signaller's atomic
  * test_and_set_bit() before its wake-up (seeds 007, 008). A wait that
- * times out after a positive @timeout logs the fence's points; a check
- * (@timeout 0) logs nothing (seed 011).
+ * times out after a positive @timeout logs the fence's points (rate
+ * limited); a check (@timeout 0) logs nothing (seed 011). Timeouts too
+ * long for jiffies wait as long as it takes.
  *
  * Returns 0 once signalled, the fence's error if it failed, -ETIME if it
  * had not signalled in time, or -ERESTARTSYS if a signal interrupted.
@@ -306,8 +280,9 @@ int sync_fence_wait(struct sync_fence *fence, long timeout)
 	int status;
 
 	if (timeout) {
+		/* msecs_to_jiffies() takes 32 bits: clamp, do not truncate. */
 		wait = timeout < 0 ? MAX_SCHEDULE_TIMEOUT :
-			  msecs_to_jiffies(timeout);
+			  msecs_to_jiffies(min_t(long, timeout, UINT_MAX));
 		ret = dma_fence_wait_timeout(fence->fence, true, wait);
 		if (ret < 0)
 			return ret;
@@ -343,19 +318,20 @@ static void sync_fence_waiter_func(struct dma_fence *f, struct dma_fence_cb *cb)
  * The callback runs exactly once, when @fence signals or fails, unless
  * sync_fence_cancel_async() removes the waiter first (seed 002).
  *
- * Returns 1 if @fence has already signalled (the callback is not called),
- * 0 if the waiter is queued, or a negative errno.
+ * Returns 0 if the waiter is queued; if @fence has already signalled the
+ * callback is not called, and it returns 1, or the fence's error if it
+ * failed (as 2013's returned the fence's status).
  */
 int sync_fence_wait_async(struct sync_fence *fence,
 			  struct sync_fence_waiter *waiter)
 {
-	int ret;
-
 	waiter->fence = fence;
-	ret = dma_fence_add_callback(fence->fence, &waiter->cb,
-				     sync_fence_waiter_func);
+	if (!dma_fence_add_callback(fence->fence, &waiter->cb,
+				    sync_fence_waiter_func))
+		return 0;
 
-	return ret == -ENOENT ? 1 : ret;
+	waiter->fence = NULL;
+	return dma_fence_get_status(fence->fence);
 }
 EXPORT_SYMBOL_GPL(sync_fence_wait_async);
 
@@ -369,11 +345,17 @@ EXPORT_SYMBOL_GPL(sync_fence_wait_async);
  * returned.
  *
  * Returns 0 if the waiter was removed, -ENOENT if its callback already ran
- * or it was never queued.
+ * or it was never queued, or -EINVAL if it was queued on another fence
+ * (whose lock guards it: nothing is touched).
  */
 int sync_fence_cancel_async(struct sync_fence *fence,
 			    struct sync_fence_waiter *waiter)
 {
+	if (!waiter->fence)
+		return -ENOENT;
+	if (waiter->fence != fence)
+		return -EINVAL;
+
 	return dma_fence_remove_callback(fence->fence, &waiter->cb) ? 0 : -ENOENT;
 }
 EXPORT_SYMBOL_GPL(sync_fence_cancel_async);

@@ -1,10 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Timelines and their points: each point is a dma_fence whose lock is the
- * timeline's, so signalling a run of points is one critical section.
+ * timeline's, so advancing a timeline and signalling the points it reached
+ * is one critical section.
+ *
+ * Lock order (Documentation/sync.rst):
+ *   timeline lock -> timeline list_lock
+ *   sync_timeline_list_lock -> timeline list_lock
+ * A list_lock is innermost and is never held while anything is called
+ * out; a point's release takes only its timeline's list_lock, so dropping
+ * the last reference to a point is safe in any context, fence callbacks
+ * under any timeline's lock included. A timeline is freed from its pin
+ * file's release, in process context.
  */
 
+#include <linux/anon_inodes.h>
 #include <linux/export.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -19,9 +32,9 @@ DEFINE_SPINLOCK(sync_timeline_list_lock);
 
 static const struct dma_fence_ops sync_pt_fence_ops;
 
-static inline struct sync_pt *to_sync_pt(struct dma_fence *fence)
+static inline struct syncfw_pt *to_sync_pt(struct dma_fence *fence)
 {
-	return container_of(fence, struct sync_pt, base);
+	return container_of(fence, struct syncfw_pt, base);
 }
 
 /**
@@ -30,28 +43,53 @@ static inline struct sync_pt *to_sync_pt(struct dma_fence *fence)
  *
  * Returns the point, or NULL when @fence was not made by syncfw.
  */
-struct sync_pt *dma_fence_to_sync_pt(struct dma_fence *fence)
+struct syncfw_pt *dma_fence_to_sync_pt(struct dma_fence *fence)
 {
 	return fence && fence->ops == &sync_pt_fence_ops ? to_sync_pt(fence) : NULL;
 }
 EXPORT_SYMBOL_GPL(dma_fence_to_sync_pt);
 
+/*
+ * The last reference to a timeline is gone and so is every point: unlink
+ * and free it. Runs as the pin file's release, so that the VFS, not this
+ * module, drops the module reference the pin holds, after this returns.
+ */
+static int sync_timeline_pin_release(struct inode *inode, struct file *file)
+{
+	struct syncfw_timeline *obj = file->private_data;
+
+	spin_lock(&sync_timeline_list_lock);
+	list_del(&obj->timeline_list);
+	spin_unlock(&sync_timeline_list_lock);
+
+	if (obj->ops->release_obj)
+		obj->ops->release_obj(obj);
+	kfree(obj);
+	return 0;
+}
+
+static const struct file_operations sync_timeline_pin_fops = {
+	.owner = THIS_MODULE,
+	.release = sync_timeline_pin_release,
+};
+
 /**
  * sync_timeline_create() - create a timeline
  * @ops:	its implementation, which must outlive the timeline
- * @size:	bytes to allocate, at least sizeof(struct sync_timeline); the
- *		implementation's struct embeds the timeline at its start
+ * @size:	bytes to allocate, at least sizeof(struct syncfw_timeline);
+ *		the implementation's struct embeds the timeline at its start
  * @name:	a name for dumps and SYNC_IOC_FILE_INFO (truncated to 31 chars)
  *
- * The timeline holds a reference on syncfw until its last point is gone, so
+ * The timeline holds a reference on syncfw until it has been freed, so
  * the module cannot be unloaded under a fence that still needs its code.
  *
- * Returns the timeline, or NULL if @size is too small or memory runs out.
+ * Returns the timeline, or NULL if @size is too small, @ops has no
+ * has_signaled or memory runs out.
  */
-struct sync_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
-					   int size, const char *name)
+struct syncfw_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
+					     int size, const char *name)
 {
-	struct sync_timeline *obj;
+	struct syncfw_timeline *obj;
 
 	if (size < (int)sizeof(*obj) || !ops || !ops->has_signaled)
 		return NULL;
@@ -60,114 +98,157 @@ struct sync_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
 	if (!obj)
 		return NULL;
 
+	obj->pin = anon_inode_getfile("[syncfw-timeline]",
+				      &sync_timeline_pin_fops, obj, O_RDONLY);
+	if (IS_ERR(obj->pin)) {
+		kfree(obj);
+		return NULL;
+	}
+
 	kref_init(&obj->kref);
 	obj->ops = ops;
 	strscpy(obj->name, name, sizeof(obj->name));
 	obj->context = dma_fence_context_alloc(1);
 	spin_lock_init(&obj->lock);
+	spin_lock_init(&obj->list_lock);
 	INIT_LIST_HEAD(&obj->active_list);
 	INIT_LIST_HEAD(&obj->pt_list);
 
-	__module_get(THIS_MODULE);
-	spin_lock_irq(&sync_timeline_list_lock);
+	spin_lock(&sync_timeline_list_lock);
 	list_add_tail(&obj->timeline_list, &sync_timeline_list);
-	spin_unlock_irq(&sync_timeline_list_lock);
+	spin_unlock(&sync_timeline_list_lock);
 
 	return obj;
 }
 EXPORT_SYMBOL_GPL(sync_timeline_create);
 
+/* fput() defers the release to process context: callable from any context. */
 static void sync_timeline_free(struct kref *kref)
 {
-	struct sync_timeline *obj = container_of(kref, struct sync_timeline,
-						 kref);
-	unsigned long flags;
-
-	spin_lock_irqsave(&sync_timeline_list_lock, flags);
-	list_del(&obj->timeline_list);
-	spin_unlock_irqrestore(&sync_timeline_list_lock, flags);
-
-	if (obj->ops->release_obj)
-		obj->ops->release_obj(obj);
-	kfree(obj);
-	module_put(THIS_MODULE);
+	fput(container_of(kref, struct syncfw_timeline, kref)->pin);
 }
 
-static void sync_timeline_put(struct sync_timeline *obj)
+static void sync_timeline_put(struct syncfw_timeline *obj)
 {
 	kref_put(&obj->kref, sync_timeline_free);
 }
 
+/* Call with the timeline's lock held: what the point's status is now. */
+static int sync_pt_status_locked(struct syncfw_pt *pt)
+{
+	struct syncfw_timeline *obj = pt->parent;
+	int status = obj->ops->has_signaled(pt);
+
+	return !status && obj->destroyed ? -ENOENT : status;
+}
+
 /*
- * Signal every active point whose status the implementation (or the
- * timeline's destruction) has settled. Each point is pinned while it is
- * signalled under the lock: a fence callback may drop what was its last
- * reference, and its release takes this same lock. A point whose last
- * reference is already gone is skipped: nobody can see it any more, and
- * its release is waiting for the lock to take it off the list.
+ * Take every active point the implementation (or the timeline's
+ * destruction) has settled off the active list and signal it. Each point
+ * is pinned while it is signalled: a fence callback may drop what was its
+ * last reference. A point whose last reference is already gone is
+ * skipped; nobody can see it, and its release is waiting for list_lock.
  */
-static void sync_timeline_signal_pts(struct sync_timeline *obj,
+static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
 				     const ktime_t *timestamp)
 {
-	struct sync_pt *pt, *next;
-	unsigned long flags;
-	LIST_HEAD(signalled);
+	struct syncfw_pt *pt, *next;
+	LIST_HEAD(reached);
 	int status;
 
-	spin_lock_irqsave(&obj->lock, flags);
+	lockdep_assert_held(&obj->lock);
+
+	spin_lock(&obj->list_lock);
 	list_for_each_entry_safe(pt, next, &obj->active_list, active_link) {
-		status = obj->ops->has_signaled(pt);
-		if (!status && obj->destroyed)
-			status = -ENOENT;
+		status = sync_pt_status_locked(pt);
 		if (!status || !dma_fence_get_rcu(&pt->base))
 			continue;
-
-		list_move_tail(&pt->active_link, &signalled);
-		/* A lockless dma_fence_is_signaled() may have got there first. */
-		if (status < 0 &&
-		    !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &pt->base.flags))
+		if (status < 0)
 			dma_fence_set_error(&pt->base, status);
+		list_move_tail(&pt->active_link, &reached);
+	}
+	spin_unlock(&obj->list_lock);
+
+	/* Only this function can reach the pinned points on its own list. */
+	list_for_each_entry_safe(pt, next, &reached, active_link) {
+		list_del_init(&pt->active_link);
 		if (timestamp)
 			dma_fence_signal_timestamp_locked(&pt->base, *timestamp);
 		else
 			dma_fence_signal_locked(&pt->base);
-	}
-	spin_unlock_irqrestore(&obj->lock, flags);
-
-	/* Only this function can reach the pinned points on its own list. */
-	list_for_each_entry_safe(pt, next, &signalled, active_link) {
-		list_del_init(&pt->active_link);
 		dma_fence_put(&pt->base);
 	}
 }
 
 /**
- * sync_timeline_signal() - signal the points that have been reached
- * @obj: the timeline
+ * sync_timeline_signal_locked() - signal the points that have been reached
+ * @obj: the timeline, whose lock the caller holds
  *
  * Asks &sync_timeline_ops.has_signaled of every active point and signals
  * those that have signalled or failed, stamped with the current time.
- * Call it whenever the timeline's value advances. Safe from any context.
+ * Call it in the critical section that advanced the timeline. Fence
+ * callbacks run before it returns.
  */
-void sync_timeline_signal(struct sync_timeline *obj)
+void sync_timeline_signal_locked(struct syncfw_timeline *obj)
 {
 	sync_timeline_signal_pts(obj, NULL);
+}
+EXPORT_SYMBOL_GPL(sync_timeline_signal_locked);
+
+/**
+ * sync_timeline_signal_timestamp_locked() - signal reached points at a time
+ * @obj:	the timeline, whose lock the caller holds
+ * @timestamp:	CLOCK_MONOTONIC time at which the points signalled, e.g. the
+ *		vblank that latched a frame; not in the future
+ *
+ * Like sync_timeline_signal_locked(), but every point signalled now
+ * records @timestamp, which SYNC_IOC_FILE_INFO reports as its
+ * timestamp_ns. Nothing else signals a point, so when the timeline is
+ * advanced in the same critical section every point it reached carries
+ * @timestamp, whoever looks at it meanwhile (seed 001).
+ */
+void sync_timeline_signal_timestamp_locked(struct syncfw_timeline *obj,
+					   ktime_t timestamp)
+{
+	sync_timeline_signal_pts(obj, &timestamp);
+}
+EXPORT_SYMBOL_GPL(sync_timeline_signal_timestamp_locked);
+
+/**
+ * sync_timeline_signal() - signal the points that have been reached
+ * @obj: the timeline
+ *
+ * sync_timeline_signal_locked() in a critical section of its own: for
+ * implementations whose has_signaled reads state that only ever moves
+ * forward (a settled status, say), so that signalling later is harmless.
+ * Safe from any context.
+ */
+void sync_timeline_signal(struct syncfw_timeline *obj)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&obj->lock, flags);
+	sync_timeline_signal_pts(obj, NULL);
+	spin_unlock_irqrestore(&obj->lock, flags);
 }
 EXPORT_SYMBOL_GPL(sync_timeline_signal);
 
 /**
  * sync_timeline_signal_timestamp() - signal reached points at a given time
  * @obj:	the timeline
- * @timestamp:	CLOCK_MONOTONIC time at which the points signalled, e.g. the
- *		vblank that latched a frame; not in the future
+ * @timestamp:	CLOCK_MONOTONIC time at which the points signalled
  *
- * Like sync_timeline_signal(), but every point signalled now records
- * @timestamp, which SYNC_IOC_FILE_INFO reports as its timestamp_ns.
+ * sync_timeline_signal_timestamp_locked() in a critical section of its
+ * own. Safe from any context.
  */
-void sync_timeline_signal_timestamp(struct sync_timeline *obj,
+void sync_timeline_signal_timestamp(struct syncfw_timeline *obj,
 				    ktime_t timestamp)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&obj->lock, flags);
 	sync_timeline_signal_pts(obj, &timestamp);
+	spin_unlock_irqrestore(&obj->lock, flags);
 }
 EXPORT_SYMBOL_GPL(sync_timeline_signal_timestamp);
 
@@ -179,13 +260,15 @@ EXPORT_SYMBOL_GPL(sync_timeline_signal_timestamp);
  * the creator's reference is dropped. The timeline itself is freed (after
  * &sync_timeline_ops.release_obj) once its last point is gone.
  */
-void sync_timeline_destroy(struct sync_timeline *obj)
+void sync_timeline_destroy(struct syncfw_timeline *obj)
 {
-	spin_lock_irq(&obj->lock);
-	obj->destroyed = true;
-	spin_unlock_irq(&obj->lock);
+	unsigned long flags;
 
-	sync_timeline_signal(obj);
+	spin_lock_irqsave(&obj->lock, flags);
+	WRITE_ONCE(obj->destroyed, true);
+	sync_timeline_signal_pts(obj, NULL);
+	spin_unlock_irqrestore(&obj->lock, flags);
+
 	sync_timeline_put(obj);
 }
 EXPORT_SYMBOL_GPL(sync_timeline_destroy);
@@ -193,24 +276,25 @@ EXPORT_SYMBOL_GPL(sync_timeline_destroy);
 /**
  * sync_pt_create() - create a point on a timeline
  * @parent:	the timeline
- * @size:	bytes to allocate, at least sizeof(struct sync_pt); the
+ * @size:	bytes to allocate, at least sizeof(struct syncfw_pt); the
  *		implementation's struct embeds the point at its start
  * @seqno:	the point's position on @parent; later points have larger
- *		seqnos, as &sync_timeline_ops.compare must agree
+ *		seqnos
  *
- * The point starts active (unless @parent already reached it, in which
- * case the next sync_timeline_signal() signals it) and belongs to the
- * caller until it is given to sync_fence_create() or sync_pt_free(). It
- * holds a reference on &sync_timeline_ops.owner while it exists.
+ * The point is not on its timeline yet: fill in the implementation's
+ * fields, then publish it with sync_pt_publish() or by giving it to
+ * sync_fence_create(). Until then no op of @parent runs for it and no
+ * dump shows it. It belongs to the caller until it is given to
+ * sync_fence_create() or sync_pt_free(), and holds a reference on
+ * &sync_timeline_ops.owner while it exists.
  *
  * Returns the point, or NULL on a bad @size, when memory runs out or when
  * the owner module is going away.
  */
-struct sync_pt *sync_pt_create(struct sync_timeline *parent, int size,
-			       u64 seqno)
+struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
+				 u64 seqno)
 {
-	struct sync_pt *pt;
-	unsigned long flags;
+	struct syncfw_pt *pt;
 
 	if (size < (int)sizeof(*pt))
 		return NULL;
@@ -225,29 +309,55 @@ struct sync_pt *sync_pt_create(struct sync_timeline *parent, int size,
 
 	kref_get(&parent->kref);
 	pt->parent = parent;
+	INIT_LIST_HEAD(&pt->active_link);
+	INIT_LIST_HEAD(&pt->pt_link);
 	dma_fence_init(&pt->base, &sync_pt_fence_ops, &parent->lock,
 		       parent->context, seqno);
-
-	spin_lock_irqsave(&parent->lock, flags);
-	list_add_tail(&pt->pt_link, &parent->pt_list);
-	if (parent->destroyed) {
-		INIT_LIST_HEAD(&pt->active_link);
-		dma_fence_set_error(&pt->base, -ENOENT);
-		dma_fence_signal_locked(&pt->base);
-	} else {
-		list_add_tail(&pt->active_link, &parent->active_list);
-	}
-	spin_unlock_irqrestore(&parent->lock, flags);
 
 	return pt;
 }
 EXPORT_SYMBOL_GPL(sync_pt_create);
 
 /**
- * sync_pt_free() - drop a point that was never given to a fence
- * @pt: the point
+ * sync_pt_publish() - put a point on its timeline
+ * @pt: a point from sync_pt_create(), filled in
+ *
+ * From now on the timeline signals the point when it reaches it. A point
+ * the timeline has already reached (or failed, or that was destroyed)
+ * signals here, under the timeline's lock, stamped with the current
+ * time. Publish a point before anybody else can see its fence.
  */
-void sync_pt_free(struct sync_pt *pt)
+void sync_pt_publish(struct syncfw_pt *pt)
+{
+	struct syncfw_timeline *obj = pt->parent;
+	unsigned long flags;
+	int status;
+
+	if (WARN_ON(!list_empty(&pt->pt_link)))
+		return;
+
+	spin_lock_irqsave(&obj->lock, flags);
+	status = sync_pt_status_locked(pt);
+
+	spin_lock(&obj->list_lock);
+	list_add_tail(&pt->pt_link, &obj->pt_list);
+	if (!status)
+		list_add_tail(&pt->active_link, &obj->active_list);
+	spin_unlock(&obj->list_lock);
+
+	if (status < 0)
+		dma_fence_set_error(&pt->base, status);
+	if (status)
+		dma_fence_signal_locked(&pt->base);
+	spin_unlock_irqrestore(&obj->lock, flags);
+}
+EXPORT_SYMBOL_GPL(sync_pt_publish);
+
+/**
+ * sync_pt_free() - drop a point that was never given to a fence
+ * @pt: the point, published or not
+ */
+void sync_pt_free(struct syncfw_pt *pt)
 {
 	dma_fence_put(&pt->base);
 }
@@ -263,51 +373,42 @@ static const char *sync_pt_get_timeline_name(struct dma_fence *fence)
 	return to_sync_pt(fence)->parent->name;
 }
 
+/*
+ * No .signaled op: only the timeline signals its points, under its lock
+ * and with the timestamp it was given. A lockless dma_fence_is_signaled()
+ * (poll, SYNC_IOC_FILE_INFO, a zero timeout wait) reads the signalled bit
+ * and never stamps a point with the time it happened to look.
+ */
 static bool sync_pt_enable_signaling(struct dma_fence *fence)
 {
-	/* Points are signalled from sync_timeline_signal(): nothing to arm. */
 	return true;
-}
-
-/*
- * Lockless callers (dma_fence_is_signaled()) may signal a point the
- * implementation reports as reached. Failures are left to the timeline,
- * which records the error under its lock before signalling.
- */
-static bool sync_pt_signaled(struct dma_fence *fence)
-{
-	struct sync_pt *pt = to_sync_pt(fence);
-
-	return pt->parent->ops->has_signaled(pt) > 0;
 }
 
 static void sync_pt_release(struct dma_fence *fence)
 {
-	struct sync_pt *pt = to_sync_pt(fence);
-	struct sync_timeline *parent = pt->parent;
-	struct module *owner;
+	struct syncfw_pt *pt = to_sync_pt(fence);
+	struct syncfw_timeline *parent = pt->parent;
+	struct module *owner = parent->ops->owner;
 	unsigned long flags;
 
-	spin_lock_irqsave(&parent->lock, flags);
-	list_del(&pt->pt_link);
+	spin_lock_irqsave(&parent->list_lock, flags);
+	if (!list_empty(&pt->pt_link))
+		list_del(&pt->pt_link);
 	if (!list_empty(&pt->active_link))
 		list_del(&pt->active_link);
-	spin_unlock_irqrestore(&parent->lock, flags);
+	spin_unlock_irqrestore(&parent->list_lock, flags);
 
 	if (parent->ops->free_pt)
 		parent->ops->free_pt(pt);
-	owner = parent->ops->owner;
 	dma_fence_free(fence);
-	sync_timeline_put(parent);
 	module_put(owner);
+	sync_timeline_put(parent);
 }
 
 static void sync_pt_fence_value_str(struct dma_fence *fence, char *str,
 				    int size)
 {
-	struct sync_pt *pt = to_sync_pt(fence);
-
-	sync_pt_value_str(pt, str, size);
+	sync_pt_value_str(to_sync_pt(fence), str, size);
 }
 
 static void sync_pt_timeline_value_str(struct dma_fence *fence, char *str,
@@ -321,14 +422,13 @@ static const struct dma_fence_ops sync_pt_fence_ops = {
 	.get_driver_name = sync_pt_get_driver_name,
 	.get_timeline_name = sync_pt_get_timeline_name,
 	.enable_signaling = sync_pt_enable_signaling,
-	.signaled = sync_pt_signaled,
 	.release = sync_pt_release,
 	.fence_value_str = sync_pt_fence_value_str,
 	.timeline_value_str = sync_pt_timeline_value_str,
 };
 
 /* The value strings every dump uses (seed 009), seqnos without the ops. */
-void sync_timeline_value_str(struct sync_timeline *obj, char *str, int size)
+void sync_timeline_value_str(struct syncfw_timeline *obj, char *str, int size)
 {
 	if (obj->ops->timeline_value_str)
 		obj->ops->timeline_value_str(obj, str, size);
@@ -336,7 +436,7 @@ void sync_timeline_value_str(struct sync_timeline *obj, char *str, int size)
 		snprintf(str, size, "?");
 }
 
-void sync_pt_value_str(struct sync_pt *pt, char *str, int size)
+void sync_pt_value_str(struct syncfw_pt *pt, char *str, int size)
 {
 	if (pt->parent->ops->pt_value_str)
 		pt->parent->ops->pt_value_str(pt, str, size);

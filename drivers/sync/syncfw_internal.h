@@ -8,23 +8,27 @@
 #include <linux/spinlock.h>
 
 struct dentry;
-struct sync_pt;
-struct sync_timeline;
+struct syncfw_pt;
+struct syncfw_timeline;
 
-/* sync_timeline.c: every timeline alive, under sync_timeline_list_lock. */
+/*
+ * sync_timeline.c: every timeline alive, under sync_timeline_list_lock,
+ * which is only taken in process context.
+ */
 extern struct list_head sync_timeline_list;
 extern spinlock_t sync_timeline_list_lock;
 
-void sync_timeline_value_str(struct sync_timeline *obj, char *str, int size);
-void sync_pt_value_str(struct sync_pt *pt, char *str, int size);
+void sync_timeline_value_str(struct syncfw_timeline *obj, char *str, int size);
+void sync_pt_value_str(struct syncfw_pt *pt, char *str, int size);
 
-/* sync_fence.c: every sync_file syncfw made, under sync_fence_list_lock. */
-extern struct list_head sync_fence_list;
-extern spinlock_t sync_fence_list_lock;
-
-/* sync_debug.c */
+/* sync_debug.c, only with CONFIG_DEBUG_FS */
+#if IS_ENABLED(CONFIG_DEBUG_FS)
 struct dentry *sync_debugfs_init(void);
 void sync_debugfs_exit(void);
+#else
+static inline struct dentry *sync_debugfs_init(void) { return NULL; }
+static inline void sync_debugfs_exit(void) { }
+#endif
 
 /* sw_sync.c */
 int sw_sync_init(struct dentry *debugfs_dir);

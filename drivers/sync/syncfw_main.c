@@ -4,10 +4,13 @@
  *
  * The module stays loaded while any timeline exists: every timeline, and
  * so every point and sync_file syncfw made, pins it (rmmod says it is in
- * use) because their dma_fence ops are code in this module.
+ * use) because their dma_fence ops are code in this module. The pin is a
+ * file the VFS drops, so that no code of this module runs after its last
+ * reference is gone.
  */
 
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 
 #include "syncfw_internal.h"
 
@@ -28,6 +31,8 @@ static void __exit syncfw_exit(void)
 {
 	sw_sync_exit();
 	sync_debugfs_exit();
+	/* RCU readers (dma_resv, say) may still look at a freed point's ops. */
+	synchronize_rcu();
 }
 
 module_init(syncfw_init);

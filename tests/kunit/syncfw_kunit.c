@@ -2,48 +2,49 @@
 /*
  * KUnit tests of syncfw's timeline, point, fence, merge and waiter logic,
  * against a counting test timeline. Loading the module runs the suite.
+ *
+ * Signalling is checked on the SIGNALED bit and the timestamp themselves,
+ * never through dma_fence_is_signaled() or dma_fence_get_status(), which
+ * would let a fence's lockless op do the work the test is checking.
+ * Every object a case makes is a KUnit resource, so a failed assertion
+ * still destroys it and one failure does not spill into the next case.
  */
 
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/dma-fence-unwrap.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/workqueue.h>
 
 #include <syncfw/sync.h>
 
 struct test_timeline {
-	struct sync_timeline obj;
+	struct syncfw_timeline obj;
 	u32 value;
 };
 
 /* How often the ops ran, across the test running now. */
-static atomic_t compares, pts_freed, timelines_released;
+static atomic_t pts_freed, timelines_released;
 
-static struct test_timeline *to_test_timeline(struct sync_timeline *obj)
+static struct test_timeline *to_test_timeline(struct syncfw_timeline *obj)
 {
 	return container_of(obj, struct test_timeline, obj);
 }
 
-static int test_has_signaled(struct sync_pt *pt)
+static int test_has_signaled(struct syncfw_pt *pt)
 {
-	return READ_ONCE(to_test_timeline(pt->parent)->value) >= pt->base.seqno;
+	return to_test_timeline(pt->parent)->value >= pt->base.seqno;
 }
 
-static int test_compare(struct sync_pt *a, struct sync_pt *b)
-{
-	u64 va = a->base.seqno, vb = b->base.seqno;
-
-	atomic_inc(&compares);
-	return va == vb ? 0 : va > vb ? 1 : -1;
-}
-
-static void test_free_pt(struct sync_pt *pt)
+static void test_free_pt(struct syncfw_pt *pt)
 {
 	atomic_inc(&pts_freed);
 }
 
-static void test_release_obj(struct sync_timeline *obj)
+static void test_release_obj(struct syncfw_timeline *obj)
 {
 	atomic_inc(&timelines_released);
 }
@@ -52,60 +53,142 @@ static const struct sync_timeline_ops test_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = "kunit",
 	.has_signaled = test_has_signaled,
-	.compare = test_compare,
 	.free_pt = test_free_pt,
 	.release_obj = test_release_obj,
 };
 
 static int syncfw_test_init(struct kunit *test)
 {
-	atomic_set(&compares, 0);
 	atomic_set(&pts_freed, 0);
 	atomic_set(&timelines_released, 0);
 	return 0;
 }
 
-static struct sync_timeline *new_timeline(struct kunit *test)
-{
-	struct sync_timeline *obj;
+/* --- test-managed objects ------------------------------------------------ */
 
-	obj = sync_timeline_create(&test_ops, sizeof(struct test_timeline),
-				   "kunit");
-	KUNIT_ASSERT_NOT_NULL(test, obj);
-	return obj;
+static bool match_data(struct kunit *test, struct kunit_resource *res,
+		       void *data)
+{
+	return res->data == data;
 }
 
-static void advance(struct sync_timeline *obj, u32 value)
+static int take_data(struct kunit_resource *res, void *data)
 {
-	WRITE_ONCE(to_test_timeline(obj)->value, value);
-	sync_timeline_signal(obj);
+	res->data = data;
+	return 0;
 }
 
-static struct sync_pt *new_pt(struct kunit *test, struct sync_timeline *obj,
-			      u32 value)
+/* Releases of files, and so of timelines, run from delayed work here. */
+static void settle(void)
 {
-	struct sync_pt *pt;
+	flush_delayed_fput();
+}
 
-	pt = sync_pt_create(obj, sizeof(*pt), value);
-	KUNIT_ASSERT_NOT_NULL(test, pt);
-	return pt;
+static void free_timeline_res(struct kunit_resource *res)
+{
+	sync_timeline_destroy(res->data);
+	settle();
+}
+
+static void free_fence_res(struct kunit_resource *res)
+{
+	sync_fence_put(res->data);
+	settle();
+}
+
+static void free_pt_res(struct kunit_resource *res)
+{
+	sync_pt_free(res->data);
+	settle();
+}
+
+/* Makes @data a resource of @test, or fails the case after undoing it. */
+static void *manage(struct kunit *test, void *data, kunit_resource_free_t free)
+{
+	struct kunit_resource *res;
+
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	res = kunit_alloc_and_get_resource(test, take_data, free, GFP_KERNEL,
+					   data);
+	if (!res) {
+		struct kunit_resource tmp = { .data = data };
+
+		free(&tmp);
+		KUNIT_ASSERT_FAILURE(test, "out of memory for a resource");
+	}
+	kunit_put_resource(res);
+	return data;
+}
+
+/* Destroys a managed object now (its free runs once, here). */
+static void release(struct kunit *test, void *data)
+{
+	KUNIT_EXPECT_EQ(test, kunit_destroy_resource(test, match_data, data), 0);
+}
+
+static struct syncfw_timeline *new_named_timeline(struct kunit *test,
+						  const char *name)
+{
+	return manage(test, sync_timeline_create(&test_ops,
+						 sizeof(struct test_timeline),
+						 name),
+		      free_timeline_res);
+}
+
+static struct syncfw_timeline *new_timeline(struct kunit *test)
+{
+	return new_named_timeline(test, "kunit");
+}
+
+/* Advances under the timeline's lock and signals in the same section. */
+static void advance(struct syncfw_timeline *obj, u32 value)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&obj->lock, flags);
+	to_test_timeline(obj)->value = value;
+	sync_timeline_signal_locked(obj);
+	spin_unlock_irqrestore(&obj->lock, flags);
+}
+
+/* An unpublished point, which the test frees with free_pt(). */
+static struct syncfw_pt *new_pt(struct kunit *test, struct syncfw_timeline *obj,
+				u32 value)
+{
+	return manage(test, sync_pt_create(obj, sizeof(struct syncfw_pt), value),
+		      free_pt_res);
 }
 
 static struct sync_fence *new_fence(struct kunit *test,
-				    struct sync_timeline *obj, u32 value)
+				    struct syncfw_timeline *obj, u32 value)
 {
+	struct syncfw_pt *pt = sync_pt_create(obj, sizeof(*pt), value);
 	struct sync_fence *fence;
 
-	fence = sync_fence_create("kunit", new_pt(test, obj, value));
-	KUNIT_ASSERT_NOT_NULL(test, fence);
-	return fence;
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	fence = sync_fence_create("kunit", pt);
+	if (!fence)
+		sync_pt_free(pt);
+	return manage(test, fence, free_fence_res);
 }
 
-/* Drop a handle and let the deferred release of its file run. */
-static void put_fence(struct sync_fence *fence)
+static struct sync_fence *new_merge(struct kunit *test, struct sync_fence *a,
+				    struct sync_fence *b)
 {
-	sync_fence_put(fence);
-	flush_delayed_fput();
+	return manage(test, sync_fence_merge("kunit-merge", a, b),
+		      free_fence_res);
+}
+
+static bool signalled_bit(struct dma_fence *f)
+{
+	return test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags);
+}
+
+static s64 timestamp_ns(struct dma_fence *f)
+{
+	if (!test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &f->flags))
+		return -1;
+	return ktime_to_ns(f->timestamp);
 }
 
 static unsigned int num_points(struct sync_fence *fence)
@@ -119,194 +202,372 @@ static unsigned int num_points(struct sync_fence *fence)
 	return n;
 }
 
+/* --- signalling and timestamps (seed 001) -------------------------------- */
+
 static void pt_signals_when_reached(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 2);
 
 	advance(obj, 1);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(fence->fence), 0);
+	KUNIT_EXPECT_FALSE(test, signalled_bit(fence->fence));
 	advance(obj, 2);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(fence->fence), 1);
-	KUNIT_EXPECT_TRUE(test, test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT,
-					 &fence->fence->flags));
-	put_fence(fence);
-	sync_timeline_destroy(obj);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(fence->fence));
+	KUNIT_EXPECT_EQ(test, fence->fence->error, 0);
+	KUNIT_EXPECT_GT(test, timestamp_ns(fence->fence), 0);
 }
 
 static void signal_records_given_timestamp(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 1);
 	ktime_t when = ktime_sub_ns(ktime_get(), 12345);
+	unsigned long flags;
+
+	spin_lock_irqsave(&obj->lock, flags);
+	to_test_timeline(obj)->value = 1;
+	sync_timeline_signal_timestamp_locked(obj, when);
+	spin_unlock_irqrestore(&obj->lock, flags);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(fence->fence));
+	KUNIT_EXPECT_EQ(test, timestamp_ns(fence->fence), ktime_to_ns(when));
+}
+
+/*
+ * A lockless look at a point that is reached but not yet signalled (poll,
+ * SYNC_IOC_FILE_INFO, the dump) must not signal it with its own time.
+ */
+static void lockless_check_keeps_given_timestamp(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct sync_fence *fence = new_fence(test, obj, 1);
+	ktime_t when = ktime_sub_ns(ktime_get(), 54321);
 
 	WRITE_ONCE(to_test_timeline(obj)->value, 1);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(fence->fence));
+	KUNIT_EXPECT_EQ(test, dma_fence_get_status(fence->fence), 0);
 	sync_timeline_signal_timestamp(obj, when);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(fence->fence), 1);
-	KUNIT_EXPECT_EQ(test, ktime_to_ns(fence->fence->timestamp),
-			ktime_to_ns(when));
-	put_fence(fence);
-	sync_timeline_destroy(obj);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(fence->fence));
+	KUNIT_EXPECT_EQ(test, timestamp_ns(fence->fence), ktime_to_ns(when));
 }
 
 static void reached_point_is_born_signalled(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence;
 
 	advance(obj, 5);
 	fence = new_fence(test, obj, 3);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(fence->fence), 1);
-	put_fence(fence);
-	sync_timeline_destroy(obj);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(fence->fence));
+	KUNIT_EXPECT_GT(test, timestamp_ns(fence->fence), 0);
 }
+
+/* A point that is not a fence of its own (a DRM out-fence, say). */
+static void reached_bare_point_born_signalled(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct syncfw_pt *reached, *ahead;
+
+	advance(obj, 5);
+	reached = new_pt(test, obj, 3);
+	ahead = new_pt(test, obj, 6);
+	KUNIT_EXPECT_FALSE(test, signalled_bit(&reached->base));
+	sync_pt_publish(reached);
+	sync_pt_publish(ahead);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(&reached->base));
+	KUNIT_EXPECT_FALSE(test, signalled_bit(&ahead->base));
+	advance(obj, 6);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(&ahead->base));
+}
+
+/* --- publication ---------------------------------------------------------- */
+
+/* The whole debugfs dump, as a NUL-terminated string the test owns. */
+static char *read_dump(struct kunit *test)
+{
+	size_t size = 64 * 1024;
+	char *buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	f = filp_open("/sys/kernel/debug/sync/info", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "open the dump: %ld",
+			       PTR_ERR(f));
+	while (pos < size - 1) {
+		n = kernel_read(f, buf + pos, size - 1 - pos, &pos);
+		if (n <= 0)
+			break;
+	}
+	filp_close(f, NULL);
+	return buf;
+}
+
+static void unpublished_point_not_in_dump(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_named_timeline(test,
+							 "kunit-unpublished");
+	struct syncfw_pt *pt = new_pt(test, obj, 77);
+	char *dump = read_dump(test);
+
+	KUNIT_EXPECT_NOT_NULL(test, strstr(dump, "kunit-unpublished"));
+	KUNIT_EXPECT_NULL(test, strstr(dump, "pt 77:"));
+	sync_pt_publish(pt);
+	dump = read_dump(test);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(dump, "pt 77: active"));
+}
+
+static void fence_listed_until_released(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_named_timeline(test, "kunit-listed");
+	struct sync_fence *fence = new_fence(test, obj, 4);
+
+	KUNIT_EXPECT_NOT_NULL(test, strstr(read_dump(test),
+					   "kunit: active\n  kunit-listed kunit pt 4: active"));
+	release(test, fence);
+	KUNIT_EXPECT_NULL(test, strstr(read_dump(test), "kunit-listed kunit pt 4"));
+}
+
+/* --- destruction and lifetimes ---------------------------------------------- */
 
 static void destroy_fails_pending_points(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *done = new_fence(test, obj, 1);
 	struct sync_fence *pending = new_fence(test, obj, 7);
 
 	advance(obj, 1);
-	sync_timeline_destroy(obj);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(done->fence), 1);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(pending->fence), -ENOENT);
+	release(test, obj);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(done->fence));
+	KUNIT_EXPECT_EQ(test, done->fence->error, 0);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(pending->fence));
+	KUNIT_EXPECT_EQ(test, pending->fence->error, -ENOENT);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(pending, -1), -ENOENT);
 
 	/* The timeline lives on until its last point is gone. */
-	put_fence(done);
+	release(test, done);
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 0);
-	put_fence(pending);
+	release(test, pending);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pts_freed), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
 }
 
 static void point_on_destroyed_timeline_fails(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *keep = new_fence(test, obj, 1);
-	struct sync_pt *pt;
+	struct syncfw_pt *pt;
 
-	sync_timeline_destroy(obj);
+	release(test, obj);
 	pt = new_pt(test, obj, 9);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(&pt->base), -ENOENT);
-	sync_pt_free(pt);
-	put_fence(keep);
+	sync_pt_publish(pt);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(&pt->base));
+	KUNIT_EXPECT_EQ(test, pt->base.error, -ENOENT);
+	release(test, pt);
+	release(test, keep);
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
 }
 
+/*
+ * A callback under timeline A's lock drops the last references to a point
+ * of timeline B, and so to B itself; then the dump runs. Under lockdep
+ * this proves the lock order: a release never takes a timeline lock, and
+ * the dump takes none.
+ */
+struct drop_on_signal {
+	struct dma_fence_cb cb;
+	struct syncfw_pt *victim;
+};
+
+static void drop_victim(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct drop_on_signal *d = container_of(cb, struct drop_on_signal, cb);
+
+	sync_pt_free(d->victim);
+}
+
+static void cross_timeline_release_in_callback(struct kunit *test)
+{
+	struct syncfw_timeline *a = new_timeline(test);
+	struct syncfw_timeline *b = sync_timeline_create(&test_ops,
+						       sizeof(struct test_timeline),
+						       "kunit-victim");
+	struct sync_fence *fa = new_fence(test, a, 1);
+	struct drop_on_signal d = { };
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	d.victim = sync_pt_create(b, sizeof(*d.victim), 1);
+	if (!d.victim)
+		sync_timeline_destroy(b);
+	KUNIT_ASSERT_NOT_NULL(test, d.victim);
+	sync_pt_publish(d.victim);
+	sync_timeline_destroy(b);
+	KUNIT_ASSERT_EQ(test, dma_fence_add_callback(fa->fence, &d.cb,
+						     drop_victim), 0);
+	advance(a, 1);
+	settle();
+	KUNIT_EXPECT_EQ(test, atomic_read(&pts_freed), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
+	KUNIT_EXPECT_NULL(test, strstr(read_dump(test), "kunit-victim"));
+}
+
+/* --- merges (seeds 005, 010) ------------------------------------------------- */
+
 static void merge_same_timeline_keeps_later(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *a = new_fence(test, obj, 2);
 	struct sync_fence *b = new_fence(test, obj, 5);
-	struct sync_fence *ab, *ba;
+	struct sync_fence *ab = new_merge(test, a, b);
+	struct sync_fence *ba = new_merge(test, b, a);
 
-	ab = sync_fence_merge("ab", a, b);
-	ba = sync_fence_merge("ba", b, a);
-	KUNIT_ASSERT_NOT_NULL(test, ab);
-	KUNIT_ASSERT_NOT_NULL(test, ba);
-	KUNIT_EXPECT_GT(test, atomic_read(&compares), 0);
 	KUNIT_EXPECT_EQ(test, num_points(ab), 1u);
 	KUNIT_EXPECT_EQ(test, num_points(ba), 1u);
 	KUNIT_EXPECT_PTR_EQ(test, ab->fence, b->fence);
 	KUNIT_EXPECT_PTR_EQ(test, ba->fence, b->fence);
 
 	advance(obj, 2);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(ab->fence), 0);
+	KUNIT_EXPECT_FALSE(test, signalled_bit(ab->fence));
 	advance(obj, 5);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(ab->fence), 1);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(ab->fence));
 
-	put_fence(ab);
-	put_fence(ba);
-	put_fence(a);
-	put_fence(b);
-	sync_timeline_destroy(obj);
+	release(test, ba);
+	release(test, ab);
+	release(test, b);
+	release(test, a);
+	release(test, obj);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pts_freed), 2);
 }
 
 static void merge_with_itself_yields_one(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *a = new_fence(test, obj, 1);
-	struct sync_fence *aa = sync_fence_merge("aa", a, a);
+	struct sync_fence *aa = new_merge(test, a, a);
 
-	KUNIT_ASSERT_NOT_NULL(test, aa);
 	KUNIT_EXPECT_EQ(test, num_points(aa), 1u);
-	put_fence(aa);
-	put_fence(a);
-	sync_timeline_destroy(obj);
 }
 
 static void merge_spans_k_timelines(struct kunit *test)
 {
-	struct sync_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
+	struct syncfw_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
 	struct sync_fence *a = new_fence(test, t1, 1);
 	struct sync_fence *b = new_fence(test, t2, 1);
 	struct sync_fence *c = new_fence(test, t1, 3);
-	struct sync_fence *ab, *abc, *cab;
+	struct sync_fence *ab = new_merge(test, a, b);
+	struct sync_fence *abc = new_merge(test, ab, c);
+	struct sync_fence *cab = new_merge(test, c, ab);
 
-	ab = sync_fence_merge("ab", a, b);
-	KUNIT_ASSERT_NOT_NULL(test, ab);
-	abc = sync_fence_merge("abc", ab, c);
-	cab = sync_fence_merge("cab", c, ab);
-	KUNIT_ASSERT_NOT_NULL(test, abc);
-	KUNIT_ASSERT_NOT_NULL(test, cab);
 	KUNIT_EXPECT_EQ(test, num_points(ab), 2u);
 	KUNIT_EXPECT_EQ(test, num_points(abc), 2u);
 	KUNIT_EXPECT_EQ(test, num_points(cab), 2u);
 
 	/* Signals only once every timeline has reached its point. */
 	advance(t1, 3);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(abc->fence), 0);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(abc, 0), -ETIME);
 	advance(t2, 1);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(abc->fence), 1);
-	KUNIT_EXPECT_EQ(test, dma_fence_get_status(cab->fence), 1);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(abc, 0), 0);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(cab, 0), 0);
 
-	put_fence(cab);
-	put_fence(abc);
-	put_fence(ab);
-	put_fence(c);
-	put_fence(b);
-	put_fence(a);
-	sync_timeline_destroy(t2);
-	sync_timeline_destroy(t1);
+	release(test, cab);
+	release(test, abc);
+	release(test, ab);
+	release(test, c);
+	release(test, b);
+	release(test, a);
+	release(test, t2);
+	release(test, t1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pts_freed), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 2);
 }
 
+/* The error of a point reaches the merge by every path (seed 006). */
 static void merged_fence_reports_error(struct kunit *test)
 {
-	struct sync_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
+	struct syncfw_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
 	struct sync_fence *a = new_fence(test, t1, 1);
 	struct sync_fence *b = new_fence(test, t2, 1);
-	struct sync_fence *ab = sync_fence_merge("ab", a, b);
+	struct sync_fence *ab = new_merge(test, a, b);
 
-	KUNIT_ASSERT_NOT_NULL(test, ab);
 	advance(t1, 1);
-	sync_timeline_destroy(t2);
+	release(test, t2);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, 1000), -ENOENT);
-	put_fence(ab);
-	put_fence(b);
-	put_fence(a);
-	sync_timeline_destroy(t1);
 }
+
+static void merged_error_survives_check(struct kunit *test)
+{
+	struct syncfw_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
+	struct sync_fence *a = new_fence(test, t1, 1);
+	struct sync_fence *b = new_fence(test, t2, 1);
+	struct sync_fence *ab = new_merge(test, a, b);
+
+	release(test, t2);
+	advance(t1, 1);
+	/* Nobody enabled signalling on the merge: a check must see it fail. */
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, -1), -ENOENT);
+}
+
+static void merge_of_failed_point_fails(struct kunit *test)
+{
+	struct syncfw_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
+	struct sync_fence *a = new_fence(test, t1, 1);
+	struct sync_fence *b = new_fence(test, t2, 1);
+	struct sync_fence *ab;
+
+	release(test, t2);
+	ab = new_merge(test, a, b);
+	KUNIT_EXPECT_EQ(test, num_points(ab), 2u);
+	advance(t1, 1);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, 0), -ENOENT);
+}
+
+/* --- waits (seeds 007, 008, 011) -------------------------------------------- */
 
 static void wait_timeout_zero_only_checks(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 1);
 	ktime_t start = ktime_get();
 
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, 0), -ETIME);
 	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), start), 100);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, 20), -ETIME);
+	KUNIT_EXPECT_GE(test, ktime_ms_delta(ktime_get(), start), 20);
 	advance(obj, 1);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, 0), 0);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, -1), 0);
-	put_fence(fence);
-	sync_timeline_destroy(obj);
 }
+
+struct late_advance {
+	struct delayed_work work;
+	struct syncfw_timeline *obj;
+};
+
+static void late_advance_fn(struct work_struct *work)
+{
+	struct late_advance *late = container_of(work, struct late_advance,
+						 work.work);
+
+	advance(late->obj, 1);
+}
+
+/* 2^32 ms must not truncate to 0 ms (an immediate -ETIME). */
+static void huge_timeout_waits(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct sync_fence *fence = new_fence(test, obj, 1);
+	struct late_advance late = { .obj = obj };
+
+	INIT_DELAYED_WORK_ONSTACK(&late.work, late_advance_fn);
+	schedule_delayed_work(&late.work, msecs_to_jiffies(50));
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, 1L << 32), 0);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, LONG_MAX), 0);
+	flush_delayed_work(&late.work);
+	destroy_delayed_work_on_stack(&late.work);
+}
+
+/* --- asynchronous waits (seed 002) ------------------------------------------ */
 
 struct async_probe {
 	struct sync_fence_waiter waiter;
@@ -326,7 +587,7 @@ static void async_probe_cb(struct sync_fence *fence,
 
 static void async_wait_runs_callback_once(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 2);
 	struct async_probe probe = { .calls = ATOMIC_INIT(0) };
 
@@ -341,13 +602,11 @@ static void async_wait_runs_callback_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&probe.calls), 1);
 	KUNIT_EXPECT_EQ(test, sync_fence_cancel_async(fence, &probe.waiter),
 			-ENOENT);
-	put_fence(fence);
-	sync_timeline_destroy(obj);
 }
 
 static void async_wait_on_signalled_returns_1(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 1);
 	struct async_probe probe = { .calls = ATOMIC_INIT(0) };
 
@@ -355,13 +614,24 @@ static void async_wait_on_signalled_returns_1(struct kunit *test)
 	sync_fence_waiter_init(&probe.waiter, async_probe_cb);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait_async(fence, &probe.waiter), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&probe.calls), 0);
-	put_fence(fence);
-	sync_timeline_destroy(obj);
+}
+
+static void async_wait_on_failed_returns_error(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct sync_fence *fence = new_fence(test, obj, 1);
+	struct async_probe probe = { .calls = ATOMIC_INIT(0) };
+
+	release(test, obj);
+	sync_fence_waiter_init(&probe.waiter, async_probe_cb);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait_async(fence, &probe.waiter),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&probe.calls), 0);
 }
 
 static void cancelled_wait_never_calls_back(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 1);
 	struct async_probe probe = { .calls = ATOMIC_INIT(0) };
 	struct async_probe idle = { .calls = ATOMIC_INIT(0) };
@@ -376,24 +646,41 @@ static void cancelled_wait_never_calls_back(struct kunit *test)
 			-ENOENT);
 	advance(obj, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&probe.calls), 0);
-	put_fence(fence);
-	sync_timeline_destroy(obj);
+}
+
+/* Cancelling through the wrong fence is refused and changes nothing. */
+static void cancel_checks_fence(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct sync_fence *a = new_fence(test, obj, 1);
+	struct sync_fence *b = new_fence(test, obj, 2);
+	struct async_probe probe = { .calls = ATOMIC_INIT(0) };
+
+	sync_fence_waiter_init(&probe.waiter, async_probe_cb);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait_async(a, &probe.waiter), 0);
+	KUNIT_EXPECT_EQ(test, sync_fence_cancel_async(b, &probe.waiter),
+			-EINVAL);
+	advance(obj, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&probe.calls), 1);
+	KUNIT_EXPECT_PTR_EQ(test, probe.seen, a);
 }
 
 static void async_wait_sees_destroy(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 1);
 	struct async_probe probe = { .calls = ATOMIC_INIT(0) };
 
 	sync_fence_waiter_init(&probe.waiter, async_probe_cb);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait_async(fence, &probe.waiter), 0);
-	sync_timeline_destroy(obj);
+	release(test, obj);
 	KUNIT_EXPECT_EQ(test, atomic_read(&probe.calls), 1);
-	put_fence(fence);
 }
 
-static void fdget_rejects_non_fence(struct kunit *test)
+/* --- arguments ----------------------------------------------------------------- */
+
+/* A real fd that is not a sync_file is tested in the guest (sync/syncfw-api). */
+static void fdget_rejects_bad_fds(struct kunit *test)
 {
 	KUNIT_EXPECT_NULL(test, sync_fence_fdget(-1));
 	KUNIT_EXPECT_NULL(test, sync_fence_fdget(INT_MAX));
@@ -401,29 +688,38 @@ static void fdget_rejects_non_fence(struct kunit *test)
 
 static void bad_sizes_are_refused(struct kunit *test)
 {
-	struct sync_timeline *obj = new_timeline(test);
+	struct syncfw_timeline *obj = new_timeline(test);
 
 	KUNIT_EXPECT_NULL(test, sync_timeline_create(&test_ops, 4, "small"));
 	KUNIT_EXPECT_NULL(test, sync_pt_create(obj, 4, 1));
-	sync_timeline_destroy(obj);
 }
 
 static struct kunit_case syncfw_test_cases[] = {
 	KUNIT_CASE(pt_signals_when_reached),
 	KUNIT_CASE(signal_records_given_timestamp),
+	KUNIT_CASE(lockless_check_keeps_given_timestamp),
 	KUNIT_CASE(reached_point_is_born_signalled),
+	KUNIT_CASE(reached_bare_point_born_signalled),
+	KUNIT_CASE(unpublished_point_not_in_dump),
+	KUNIT_CASE(fence_listed_until_released),
 	KUNIT_CASE(destroy_fails_pending_points),
 	KUNIT_CASE(point_on_destroyed_timeline_fails),
+	KUNIT_CASE(cross_timeline_release_in_callback),
 	KUNIT_CASE(merge_same_timeline_keeps_later),
 	KUNIT_CASE(merge_with_itself_yields_one),
 	KUNIT_CASE(merge_spans_k_timelines),
 	KUNIT_CASE(merged_fence_reports_error),
+	KUNIT_CASE(merged_error_survives_check),
+	KUNIT_CASE(merge_of_failed_point_fails),
 	KUNIT_CASE(wait_timeout_zero_only_checks),
+	KUNIT_CASE(huge_timeout_waits),
 	KUNIT_CASE(async_wait_runs_callback_once),
 	KUNIT_CASE(async_wait_on_signalled_returns_1),
+	KUNIT_CASE(async_wait_on_failed_returns_error),
 	KUNIT_CASE(cancelled_wait_never_calls_back),
+	KUNIT_CASE(cancel_checks_fence),
 	KUNIT_CASE(async_wait_sees_destroy),
-	KUNIT_CASE(fdget_rejects_non_fence),
+	KUNIT_CASE(fdget_rejects_bad_fds),
 	KUNIT_CASE(bad_sizes_are_refused),
 	{}
 };

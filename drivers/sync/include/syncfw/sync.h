@@ -3,11 +3,12 @@
  * syncfw: the Android sync framework, rebuilt on dma_fence.
  *
  * A driver describes a hardware (or software) timeline with a
- * struct sync_timeline and its ops. Each point on it, a struct sync_pt, is a
- * dma_fence on the timeline's fence context whose seqno is its position on
- * the timeline. A struct sync_fence is a handle on a sync_file holding one
- * point, or a dma_fence_array of points from several timelines after a
- * merge. Installed in an fd it is an ordinary sync_file: poll(),
+ * struct syncfw_timeline and its ops. Each point on it, a struct syncfw_pt,
+ * is a dma_fence on the timeline's fence context whose seqno is its
+ * position on the timeline. (The structs carry a syncfw_ prefix because
+ * drivers/dma-buf/sync_debug.h already names mainline sw_sync's.) A
+ * struct sync_fence is a handle on a sync_file holding one point, or a
+ * dma_fence_array of points from several timelines after a merge. Installed in an fd it is an ordinary sync_file: poll(),
  * SYNC_IOC_MERGE, SYNC_IOC_FILE_INFO and DRM's IN_FENCE_FD all work on it.
  *
  * Documentation/sync.rst describes the object model and its lifetimes.
@@ -24,8 +25,8 @@
 #include <linux/types.h>
 
 struct sync_file;
-struct sync_pt;
-struct sync_timeline;
+struct syncfw_pt;
+struct syncfw_timeline;
 
 /**
  * struct sync_timeline_ops - what a timeline implementation provides
@@ -35,55 +36,63 @@ struct sync_timeline;
  * @driver_name:	name of the implementation, reported as the fence's
  *			driver name
  * @has_signaled:	returns 1 if @pt has signalled, 0 if it has not, or a
- *			negative errno if it failed; called with the
- *			timeline's lock held or from a lockless
- *			dma_fence_is_signaled(), so it must only read state.
- *			It may run as soon as sync_pt_create() has published
- *			the point, before its creator has set any field of
- *			its own: decide from the seqno and the timeline, or
- *			read a zeroed field as "not signalled"
- * @compare:		optional, returns 1 if @a comes after @b on their
- *			timeline, 0 if they are the same point, -1 if @a comes
- *			before @b; must agree with the seqnos given to
- *			sync_pt_create(), by which points are ordered without it
+ *			negative errno if it failed. Called with the
+ *			timeline's lock held, only for published points, so
+ *			it sees every field the creator filled in; it must
+ *			only read state. A status it reports once must not
+ *			change.
  * @free_pt:		optional, called before a point's memory is freed
  * @release_obj:	optional, called before the timeline's memory is freed
  * @timeline_value_str:	optional, writes the timeline's current value into
- *			@str for the debugfs dump and SYNC_IOC_FILE_INFO users
- * @pt_value_str:	optional, writes the value of @pt into @str
+ *			@str for the debugfs dump and dma_fence's debug ops;
+ *			may run without the timeline's lock
+ * @pt_value_str:	optional, writes the value of @pt into @str; runs only
+ *			for published points
  *
- * Without the value_str ops the dumps print seqnos.
+ * Points are ordered by the seqnos given to sync_pt_create(): dma_fence,
+ * SYNC_IOC_MERGE and DRM all compare them, so a timeline has no other
+ * order. Without the value_str ops the dumps print seqnos.
  */
 struct sync_timeline_ops {
 	struct module *owner;
 	const char *driver_name;
-	int (*has_signaled)(struct sync_pt *pt);
-	int (*compare)(struct sync_pt *a, struct sync_pt *b);
-	void (*free_pt)(struct sync_pt *pt);
-	void (*release_obj)(struct sync_timeline *obj);
-	void (*timeline_value_str)(struct sync_timeline *obj, char *str,
+	int (*has_signaled)(struct syncfw_pt *pt);
+	void (*free_pt)(struct syncfw_pt *pt);
+	void (*release_obj)(struct syncfw_timeline *obj);
+	void (*timeline_value_str)(struct syncfw_timeline *obj, char *str,
 				   int size);
-	void (*pt_value_str)(struct sync_pt *pt, char *str, int size);
+	void (*pt_value_str)(struct syncfw_pt *pt, char *str, int size);
 };
 
 /**
- * struct sync_timeline - a sequence of points that signal in order
+ * struct syncfw_timeline - a sequence of points that signal in order
  * @kref:		held by the creator until sync_timeline_destroy() and
  *			by every point
  * @ops:		the implementation
  * @name:		for dumps and SYNC_IOC_FILE_INFO's obj_name
  * @context:		the dma_fence context shared by all points
- * @lock:		the dma_fence lock of every point; protects
- *			@destroyed, @active_list and @pt_list
+ * @lock:		the dma_fence lock of every point. Protects
+ *			@destroyed and whatever &sync_timeline_ops.has_signaled
+ *			reads: change that state only under @lock, and signal
+ *			in the same critical section
+ *			(sync_timeline_signal_locked()), so that no point is
+ *			ever seen reached but unsignalled
  * @destroyed:		set by sync_timeline_destroy(); points still active
  *			then signal with -ENOENT
- * @active_list:	points not yet signalled, in creation order
- * @pt_list:		every point alive, for the debugfs dump
- * @timeline_list:	membership in the global list of timelines
+ * @list_lock:		protects @active_list and @pt_list; taken inside
+ *			@lock, and alone by a point's release, so releasing a
+ *			point never needs @lock
+ * @active_list:	published points not yet signalled, in publication
+ *			order
+ * @pt_list:		every published point alive, for the debugfs dump
+ * @timeline_list:	membership in syncfw's list of timelines
+ * @pin:		a file whose f_op->owner is syncfw: the VFS drops that
+ *			module reference once the timeline has been freed, so
+ *			no syncfw code runs after syncfw's last reference goes
  *
  * Implementations embed this at the start of their own timeline struct.
  */
-struct sync_timeline {
+struct syncfw_timeline {
 	struct kref kref;
 	const struct sync_timeline_ops *ops;
 	char name[32];
@@ -91,29 +100,36 @@ struct sync_timeline {
 
 	spinlock_t lock; /* see @lock above */
 	bool destroyed;
+
+	spinlock_t list_lock; /* see @list_lock above */
 	struct list_head active_list;
 	struct list_head pt_list;
 
 	struct list_head timeline_list;
+	struct file *pin;
 };
 
 /**
- * struct sync_pt - one point on a timeline
+ * struct syncfw_pt - one point on a timeline
  * @base:		the dma_fence; its seqno is the point's position and
  *			its timestamp the time its status changed
  * @parent:		the timeline; the point holds a reference on it
- * @active_link:	membership in &sync_timeline.active_list while the
- *			point has not signalled
- * @pt_link:		membership in &sync_timeline.pt_list
+ * @active_link:	membership in &syncfw_timeline.active_list while the
+ *			point is published and has not signalled
+ * @pt_link:		membership in &syncfw_timeline.pt_list once published
+ * @name:		the name sync_fence_create() gave the point's fence,
+ *			for the dump; empty for points that are not a fence
+ *			of their own
  *
  * Implementations embed this at the start of their own point struct.
  * A point lives as long as references to its dma_fence do.
  */
-struct sync_pt {
+struct syncfw_pt {
 	struct dma_fence base;
-	struct sync_timeline *parent;
+	struct syncfw_timeline *parent;
 	struct list_head active_link;
 	struct list_head pt_link;
+	char name[32];
 };
 
 /**
@@ -136,10 +152,10 @@ struct sync_fence_waiter;
  * @waiter:	the waiter given to sync_fence_wait_async()
  *
  * Runs once, in atomic context, with the lock of the signalling fence
- * held: it must not signal or drop the last reference to a point of that
- * fence's timeline, and should leave signalling any other timeline to an
- * irq_work or work item, as dma_fence_array does, rather than nest the
- * timeline locks.
+ * held (for a syncfw point, its timeline's lock): it must not signal that
+ * timeline, and should leave signalling any other timeline to an irq_work
+ * or work item, as dma_fence_array does, rather than nest timeline locks.
+ * It may drop references, the last ones included.
  */
 typedef void (*sync_callback_t)(struct sync_fence *fence,
 				struct sync_fence_waiter *waiter);
@@ -174,24 +190,28 @@ static inline void sync_fence_waiter_init(struct sync_fence_waiter *waiter,
 
 /* API for timeline implementations */
 
-struct sync_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
-					   int size, const char *name);
-void sync_timeline_destroy(struct sync_timeline *obj);
-void sync_timeline_signal(struct sync_timeline *obj);
-void sync_timeline_signal_timestamp(struct sync_timeline *obj,
+struct syncfw_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
+					     int size, const char *name);
+void sync_timeline_destroy(struct syncfw_timeline *obj);
+void sync_timeline_signal(struct syncfw_timeline *obj);
+void sync_timeline_signal_timestamp(struct syncfw_timeline *obj,
 				    ktime_t timestamp);
+void sync_timeline_signal_locked(struct syncfw_timeline *obj);
+void sync_timeline_signal_timestamp_locked(struct syncfw_timeline *obj,
+					   ktime_t timestamp);
 
-struct sync_pt *sync_pt_create(struct sync_timeline *parent, int size,
-			       u64 seqno);
-void sync_pt_free(struct sync_pt *pt);
-struct sync_pt *dma_fence_to_sync_pt(struct dma_fence *fence);
+struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
+				 u64 seqno);
+void sync_pt_publish(struct syncfw_pt *pt);
+void sync_pt_free(struct syncfw_pt *pt);
+struct syncfw_pt *dma_fence_to_sync_pt(struct dma_fence *fence);
 
 /* API for fence users */
 
-struct sync_fence *sync_fence_create(const char *name, struct sync_pt *pt);
+struct sync_fence *sync_fence_create(const char *name, struct syncfw_pt *pt);
 struct sync_fence *sync_fence_fdget(int fd);
 void sync_fence_put(struct sync_fence *fence);
-int sync_fence_install(struct sync_fence *fence, int fd);
+void sync_fence_install(struct sync_fence *fence, int fd);
 struct sync_fence *sync_fence_merge(const char *name, struct sync_fence *a,
 				    struct sync_fence *b);
 int sync_fence_wait(struct sync_fence *fence, long timeout);

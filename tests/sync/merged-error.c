@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A merged fence whose point failed must report the failure, whichever way
+ * userspace asks and whenever the point failed: before the merge, or after
+ * it while nobody was waiting. SYNC_IOC_MERGE and SYNC_IOC_FILE_INFO are
+ * mainline sync_file's, so this runs the same against mainline sw_sync.
+ *
+ * A timeline closed with points pending fails them with -ENOENT.
+ */
+#include "check.h"
+
+static int timeline(void)
+{
+	int tl = sw_sync_timeline_create();
+
+	require(tl >= 0, "timeline");
+	return tl;
+}
+
+static int fence(int tl, unsigned int value)
+{
+	int f = sw_sync_fence_create(tl, "merged-error", value);
+
+	require(f >= 0, "fence");
+	return f;
+}
+
+static int merge(int a, int b)
+{
+	int m = sync_merge("merged-error", a, b);
+
+	require(m >= 0, "merge");
+	return m;
+}
+
+/* poll() enables signalling on the merged fence, FILE_INFO does not. */
+enum ask { ASK_FILE_INFO, ASK_POLL_FIRST };
+
+/* Both points pending at the merge; one fails, then the other signals. */
+static void fail_after_merge(enum ask ask, const char *name)
+{
+	int good = timeline(), bad = timeline();
+	int a = fence(good, 1), b = fence(bad, 1), m = merge(a, b);
+
+	begin(name);
+	if (ask == ASK_POLL_FIRST && fence_polled(m) != 0)
+		not_ok(name, "expected the merged fence active before either point");
+	close(bad);
+	require(sw_sync_timeline_inc(good, 1) == 0, "inc");
+	if (ask == ASK_POLL_FIRST)
+		fence_polled(m);
+	check_int(name, -ENOENT, fence_status(m));
+	close(m);
+	close(b);
+	close(a);
+	close(good);
+}
+
+/* One point has already failed when the fences are merged. */
+static void fail_before_merge(const char *name)
+{
+	int good = timeline(), bad = timeline();
+	int a = fence(good, 1), b = fence(bad, 1), m;
+
+	begin(name);
+	close(bad);
+	require(fence_status(b) == -ENOENT, "the closed timeline's point failed");
+	m = merge(a, b);
+	require(sw_sync_timeline_inc(good, 1) == 0, "inc");
+	check_int(name, -ENOENT, fence_status(m));
+	close(m);
+	close(b);
+	close(a);
+	close(good);
+}
+
+/* All points signalled, one of them failed, before the merge. */
+static void all_done_before_merge(const char *name)
+{
+	int good = timeline(), bad = timeline();
+	int a = fence(good, 1), b = fence(bad, 1), m;
+
+	begin(name);
+	require(sw_sync_timeline_inc(good, 1) == 0, "inc");
+	close(bad);
+	m = merge(a, b);
+	check_int(name, -ENOENT, fence_status(m));
+	close(m);
+	close(b);
+	close(a);
+	close(good);
+}
+
+int main(void)
+{
+	watchdog(30);
+	fail_after_merge(ASK_FILE_INFO, "merged-error-seen-by-file-info");
+	fail_after_merge(ASK_POLL_FIRST, "merged-error-seen-after-poll");
+	fail_before_merge("merged-error-of-failed-input");
+	all_done_before_merge("merged-error-of-signalled-inputs");
+	return finish();
+}
