@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "check.h"
 #include "sw_sync_uapi.h"
@@ -259,12 +260,56 @@ struct blocked {
 	int ret, err, revents;
 	int64_t woke;
 	pthread_t thread;
+	volatile pid_t tid;
 };
+
+/*
+ * Whether thread @tid sleeps in poll() (sync_wait() polls too): its
+ * /proc syscall file names the call it is blocked in, and its state is S.
+ */
+static int blocked_in_poll(pid_t tid)
+{
+	char path[64], buf[256];
+	long nr = -1;
+	char state = '?';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld", &nr) != 1)
+		nr = -1;
+	fclose(f);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && strrchr(buf, ')'))
+		state = strrchr(buf, ')')[2];
+	fclose(f);
+	return (nr == SYS_poll || nr == SYS_ppoll) && state == 'S';
+}
+
+/* Waits up to 5 s until @b's thread is blocked in the kernel. */
+static int wait_until_blocked(struct blocked *b)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (b->tid && blocked_in_poll(b->tid))
+			return 1;
+		sleep_ms(10);
+	}
+	return 0;
+}
 
 static void *blocked_fn(void *arg)
 {
 	struct blocked *b = arg;
 	struct pollfd pfd = { .fd = b->fd, .events = POLLIN };
+
+	b->tid = gettid();
 
 	if (b->use_sync_wait) {
 		b->ret = sync_wait(b->fd, -1);
@@ -302,7 +347,13 @@ static void test_close_timeline(void)
 	bw.use_sync_wait = 1;
 	require(pthread_create(&bp.thread, NULL, blocked_fn, &bp) == 0, "pthread_create");
 	require(pthread_create(&bw.thread, NULL, blocked_fn, &bw) == 0, "pthread_create");
-	sleep_ms(200);	/* let both block in the kernel */
+	begin("close-timeline-waiters-blocked-first");
+	if (wait_until_blocked(&bp) && wait_until_blocked(&bw))
+		ok("close-timeline-waiters-blocked-first");
+	else
+		not_ok("close-timeline-waiters-blocked-first",
+		       "expected both threads asleep in poll() within 5 s, got poll %d, sync_wait %d",
+		       bp.tid ? blocked_in_poll(bp.tid) : -1, bw.tid ? blocked_in_poll(bw.tid) : -1);
 
 	begin("close-timeline-wakes-blocked-poll");
 	t_close = now_ns();

@@ -286,6 +286,24 @@ static inline int info_mentions(const char *name)
 	return found;
 }
 
+/* A sw_sync timeline, or the program stops: every later check needs it. */
+static inline int must_timeline(void)
+{
+	int tl = sw_sync_timeline_create();
+
+	require(tl >= 0, "sw_sync timeline");
+	return tl;
+}
+
+/* A sw_sync fence at @value on @tl, or the program stops. */
+static inline int must_fence(int tl, const char *name, unsigned int value)
+{
+	int f = sw_sync_fence_create(tl, name, value);
+
+	require(f >= 0, "sw_sync fence");
+	return f;
+}
+
 /* A name no other process and no earlier run can have given a fence. */
 static inline void unique_name(char *buf, size_t size, const char *prefix)
 {

@@ -10,22 +10,6 @@
 #define K_TIMELINES	3
 #define PER_TIMELINE	4
 
-static int timeline(void)
-{
-	int tl = sw_sync_timeline_create();
-
-	require(tl >= 0, "timeline");
-	return tl;
-}
-
-static int fence(int tl, const char *name, unsigned int value)
-{
-	int f = sw_sync_fence_create(tl, name, value);
-
-	require(f >= 0, "fence");
-	return f;
-}
-
 static int merge(const char *name, int a, int b)
 {
 	int m = sync_merge(name, a, b);
@@ -47,9 +31,9 @@ static void test_same_timeline(int reversed)
 				      : "merge-signals-with-later-point";
 	int tl, a, b, m;
 
-	tl = timeline();
-	a = fence(tl, "merge-early", 1);
-	b = fence(tl, "merge-late", 2);
+	tl = must_timeline();
+	a = must_fence(tl, "merge-early", 1);
+	b = must_fence(tl, "merge-late", 2);
 
 	begin(n_size);
 	m = reversed ? merge("merge-ab", b, a) : merge("merge-ab", a, b);
@@ -73,8 +57,8 @@ static void test_self_merge(void)
 {
 	int tl, a, m, mm;
 
-	tl = timeline();
-	a = fence(tl, "merge-self", 3);
+	tl = must_timeline();
+	a = must_fence(tl, "merge-self", 3);
 
 	begin("merge-with-itself-yields-one");
 	m = merge("merge-aa", a, a);
@@ -119,9 +103,9 @@ static void test_many(void)
 	int i, j, o, good;
 
 	for (i = 0; i < K_TIMELINES; i++) {
-		tl[i] = timeline();
+		tl[i] = must_timeline();
 		for (j = 0; j < PER_TIMELINE; j++)
-			fences[i * PER_TIMELINE + j] = fence(tl[i], "merge-many", j + 1);
+			fences[i * PER_TIMELINE + j] = must_fence(tl[i], "merge-many", j + 1);
 	}
 
 	for (o = 0; o < 3; o++) {
@@ -180,10 +164,10 @@ static void test_argument_order(void)
 {
 	int t1, t2, a, b, ab, ba;
 
-	t1 = timeline();
-	t2 = timeline();
-	a = fence(t1, "merge-arg-a", 1);
-	b = fence(t2, "merge-arg-b", 1);
+	t1 = must_timeline();
+	t2 = must_timeline();
+	a = must_fence(t1, "merge-arg-a", 1);
+	b = must_fence(t2, "merge-arg-b", 1);
 
 	begin("merge-argument-order-does-not-matter");
 	ab = merge("merge-a-b", a, b);
@@ -211,14 +195,14 @@ static void test_with_merged(void)
 {
 	int t0, t1, t2, a, b, c, early, d, m1, m2, m3, m4;
 
-	t0 = timeline();
-	t1 = timeline();
-	t2 = timeline();
-	a = fence(t0, "merge-mx-a", 5);
-	b = fence(t1, "merge-mx-b", 5);
-	c = fence(t0, "merge-mx-c", 7);
-	early = fence(t0, "merge-mx-early", 3);
-	d = fence(t2, "merge-mx-d", 1);
+	t0 = must_timeline();
+	t1 = must_timeline();
+	t2 = must_timeline();
+	a = must_fence(t0, "merge-mx-a", 5);
+	b = must_fence(t1, "merge-mx-b", 5);
+	c = must_fence(t0, "merge-mx-c", 7);
+	early = must_fence(t0, "merge-mx-early", 3);
+	d = must_fence(t2, "merge-mx-d", 1);
 
 	begin("merge-into-merged-collapses-timeline");
 	m1 = merge("merge-m1", a, b);
@@ -262,9 +246,9 @@ static void test_signalled_inputs(void)
 {
 	int tl, a, b, m;
 
-	tl = timeline();
-	a = fence(tl, "merge-sig-a", 1);
-	b = fence(tl, "merge-sig-b", 2);
+	tl = must_timeline();
+	a = must_fence(tl, "merge-sig-a", 1);
+	b = must_fence(tl, "merge-sig-b", 2);
 	sw_sync_timeline_inc(tl, 2);
 
 	begin("merge-of-signalled-points-is-signalled");

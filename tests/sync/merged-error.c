@@ -9,22 +9,6 @@
  */
 #include "check.h"
 
-static int timeline(void)
-{
-	int tl = sw_sync_timeline_create();
-
-	require(tl >= 0, "timeline");
-	return tl;
-}
-
-static int fence(int tl, unsigned int value)
-{
-	int f = sw_sync_fence_create(tl, "merged-error", value);
-
-	require(f >= 0, "fence");
-	return f;
-}
-
 static int merge(int a, int b)
 {
 	int m = sync_merge("merged-error", a, b);
@@ -39,8 +23,8 @@ enum ask { ASK_FILE_INFO, ASK_POLL_FIRST };
 /* Both points pending at the merge; one fails, then the other signals. */
 static void fail_after_merge(enum ask ask, const char *name)
 {
-	int good = timeline(), bad = timeline();
-	int a = fence(good, 1), b = fence(bad, 1), m = merge(a, b);
+	int good = must_timeline(), bad = must_timeline();
+	int a = must_fence(good, "merged-error", 1), b = must_fence(bad, "merged-error", 1), m = merge(a, b);
 
 	begin(name);
 	if (ask == ASK_POLL_FIRST && fence_polled(m) != 0)
@@ -59,8 +43,8 @@ static void fail_after_merge(enum ask ask, const char *name)
 /* One point has already failed when the fences are merged. */
 static void fail_before_merge(const char *name)
 {
-	int good = timeline(), bad = timeline();
-	int a = fence(good, 1), b = fence(bad, 1), m;
+	int good = must_timeline(), bad = must_timeline();
+	int a = must_fence(good, "merged-error", 1), b = must_fence(bad, "merged-error", 1), m;
 
 	begin(name);
 	close(bad);
@@ -77,8 +61,8 @@ static void fail_before_merge(const char *name)
 /* All points signalled, one of them failed, before the merge. */
 static void all_done_before_merge(const char *name)
 {
-	int good = timeline(), bad = timeline();
-	int a = fence(good, 1), b = fence(bad, 1), m;
+	int good = must_timeline(), bad = must_timeline();
+	int a = must_fence(good, "merged-error", 1), b = must_fence(bad, "merged-error", 1), m;
 
 	begin(name);
 	require(sw_sync_timeline_inc(good, 1) == 0, "inc");

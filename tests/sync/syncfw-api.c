@@ -14,22 +14,6 @@
 #include "check.h"
 #include "../syncfw-testdev/syncfw_test_uapi.h"
 
-static int timeline(void)
-{
-	int tl = sw_sync_timeline_create();
-
-	require(tl >= 0, "sw_sync timeline");
-	return tl;
-}
-
-static int fence(int tl, unsigned int value)
-{
-	int f = sw_sync_fence_create(tl, "syncfw-api", value);
-
-	require(f >= 0, "sw_sync fence");
-	return f;
-}
-
 static int testdev(void)
 {
 	int fd = open(SYNCFW_TEST_PATH, O_RDWR | O_CLOEXEC);
@@ -83,8 +67,8 @@ static int timeout_dumps(void)
 
 static void test_merge(int dev)
 {
-	int t1 = timeline(), t2 = timeline(), p[2], closed;
-	int a = fence(t1, 1), b = fence(t2, 1), c = fence(t1, 3), ab, abc;
+	int t1 = must_timeline(), t2 = must_timeline(), p[2], closed;
+	int a = must_fence(t1, "syncfw-api", 1), b = must_fence(t2, "syncfw-api", 1), c = must_fence(t1, "syncfw-api", 3), ab, abc;
 
 	begin("kmerge-spans-timelines");
 	ab = kmerge(dev, a, b);
@@ -120,8 +104,8 @@ static void test_merge(int dev)
 
 static void test_merged_error(int dev)
 {
-	int t1 = timeline(), t2 = timeline();
-	int a = fence(t1, 1), b = fence(t2, 1), ab, late;
+	int t1 = must_timeline(), t2 = must_timeline();
+	int a = must_fence(t1, "syncfw-api", 1), b = must_fence(t2, "syncfw-api", 1), ab, late;
 
 	begin("kmerge-reports-error-on-check");
 	ab = kmerge(dev, a, b);
@@ -157,7 +141,7 @@ static void *inc_later(void *arg)
 
 static void test_wait(int dev)
 {
-	int tl = timeline(), f = fence(tl, 1), before, i;
+	int tl = must_timeline(), f = must_fence(tl, "syncfw-api", 1), before, i;
 	struct late_inc l = { tl, 100 };
 	int64_t start;
 	pthread_t t;
