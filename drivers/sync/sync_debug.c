@@ -74,10 +74,10 @@ static void sync_print_timeline(struct seq_file *s, struct syncfw_timeline *obj)
 	seq_printf(s, "%s %s: %s%s\n", obj->name, obj->ops->driver_name, value,
 		   READ_ONCE(obj->destroyed) ? " destroyed" : "");
 
-	spin_lock_irq(&obj->list_lock);
+	spin_lock(&obj->list_lock);
 	list_for_each_entry(pt, &obj->pt_list, pt_link)
 		sync_print_pt(s, "  ", pt);
-	spin_unlock_irq(&obj->list_lock);
+	spin_unlock(&obj->list_lock);
 }
 
 /*
@@ -93,7 +93,7 @@ static void sync_print_fences(struct seq_file *s, struct syncfw_timeline *obj)
 
 	snprintf(prefix, sizeof(prefix), "  %s %s ", obj->name,
 		 obj->ops->driver_name);
-	spin_lock_irq(&obj->list_lock);
+	spin_lock(&obj->list_lock);
 	list_for_each_entry(pt, &obj->pt_list, pt_link) {
 		if (!pt->name[0])
 			continue;
@@ -101,21 +101,21 @@ static void sync_print_fences(struct seq_file *s, struct syncfw_timeline *obj)
 		sync_print_status(s, &pt->base);
 		sync_print_pt(s, prefix, pt);
 	}
-	spin_unlock_irq(&obj->list_lock);
+	spin_unlock(&obj->list_lock);
 }
 
 static int sync_info_show(struct seq_file *s, void *unused)
 {
 	struct syncfw_timeline *obj;
 
-	spin_lock(&sync_timeline_list_lock);
+	spin_lock_irq(&sync_timeline_list_lock);
 	seq_puts(s, "timelines:\n");
 	list_for_each_entry(obj, &sync_timeline_list, timeline_list)
 		sync_print_timeline(s, obj);
 	seq_puts(s, "fences:\n");
 	list_for_each_entry(obj, &sync_timeline_list, timeline_list)
 		sync_print_fences(s, obj);
-	spin_unlock(&sync_timeline_list_lock);
+	spin_unlock_irq(&sync_timeline_list_lock);
 
 	return 0;
 }

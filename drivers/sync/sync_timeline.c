@@ -6,12 +6,12 @@
  *
  * Lock order (Documentation/sync.rst):
  *   timeline lock -> timeline list_lock
- *   sync_timeline_list_lock -> timeline list_lock
+ *   timeline lock -> sync_timeline_list_lock -> timeline list_lock
  * A list_lock is innermost and is never held while anything is called
- * out; a point's release takes only its timeline's list_lock, so dropping
- * the last reference to a point is safe in any context, fence callbacks
- * under any timeline's lock included. A timeline is freed from its pin
- * file's release, in process context.
+ * out; a point's release takes only its timeline's list_lock, and a
+ * timeline's release only sync_timeline_list_lock, so dropping the last
+ * reference to either is safe in any context, fence callbacks under any
+ * timeline's lock included. The dump never takes a timeline lock.
  */
 
 #include <linux/anon_inodes.h>
@@ -50,21 +50,13 @@ struct syncfw_pt *dma_fence_to_sync_pt(struct dma_fence *fence)
 EXPORT_SYMBOL_GPL(dma_fence_to_sync_pt);
 
 /*
- * The last reference to a timeline is gone and so is every point: unlink
- * and free it. Runs as the pin file's release, so that the VFS, not this
- * module, drops the module reference the pin holds, after this returns.
+ * The timeline's last reference is gone and its release has run: free it.
+ * This is the pin file's release, so that the VFS, not this module, drops
+ * the module reference the pin holds, after this has returned.
  */
 static int sync_timeline_pin_release(struct inode *inode, struct file *file)
 {
-	struct syncfw_timeline *obj = file->private_data;
-
-	spin_lock(&sync_timeline_list_lock);
-	list_del(&obj->timeline_list);
-	spin_unlock(&sync_timeline_list_lock);
-
-	if (obj->ops->release_obj)
-		obj->ops->release_obj(obj);
-	kfree(obj);
+	kfree(file->private_data);
 	return 0;
 }
 
@@ -114,18 +106,34 @@ struct syncfw_timeline *sync_timeline_create(const struct sync_timeline_ops *ops
 	INIT_LIST_HEAD(&obj->active_list);
 	INIT_LIST_HEAD(&obj->pt_list);
 
-	spin_lock(&sync_timeline_list_lock);
+	spin_lock_irq(&sync_timeline_list_lock);
 	list_add_tail(&obj->timeline_list, &sync_timeline_list);
-	spin_unlock(&sync_timeline_list_lock);
+	spin_unlock_irq(&sync_timeline_list_lock);
 
 	return obj;
 }
 EXPORT_SYMBOL_GPL(sync_timeline_create);
 
-/* fput() defers the release to process context: callable from any context. */
+/*
+ * The last point is gone and the creator has let go. Everything that
+ * needs the implementation (its ops may be code of a module that goes away
+ * once its last point has) happens now; only the memory and syncfw's own
+ * module reference wait for the pin's release, which fput() defers to
+ * process context. Callable from any context.
+ */
 static void sync_timeline_free(struct kref *kref)
 {
-	fput(container_of(kref, struct syncfw_timeline, kref)->pin);
+	struct syncfw_timeline *obj = container_of(kref, struct syncfw_timeline,
+						   kref);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sync_timeline_list_lock, flags);
+	list_del(&obj->timeline_list);
+	spin_unlock_irqrestore(&sync_timeline_list_lock, flags);
+
+	if (obj->ops->release_obj)
+		obj->ops->release_obj(obj);
+	fput(obj->pin);
 }
 
 static void sync_timeline_put(struct syncfw_timeline *obj)
@@ -401,8 +409,9 @@ static void sync_pt_release(struct dma_fence *fence)
 	if (parent->ops->free_pt)
 		parent->ops->free_pt(pt);
 	dma_fence_free(fence);
-	module_put(owner);
+	/* The timeline's release may call the owner: keep it until then. */
 	sync_timeline_put(parent);
+	module_put(owner);
 }
 
 static void sync_pt_fence_value_str(struct dma_fence *fence, char *str,

@@ -12,8 +12,8 @@ struct syncfw_pt;
 struct syncfw_timeline;
 
 /*
- * sync_timeline.c: every timeline alive, under sync_timeline_list_lock,
- * which is only taken in process context.
+ * sync_timeline.c: every timeline alive, under sync_timeline_list_lock
+ * (irq-safe: a timeline's release can run in any context).
  */
 extern struct list_head sync_timeline_list;
 extern spinlock_t sync_timeline_list_lock;

@@ -102,6 +102,38 @@ static void test_merge(int dev)
 	close(t1);
 }
 
+/* Whether the dump lists "pt @value: active" under a testdev timeline. */
+static int dump_shows(unsigned int value)
+{
+	char *text = read_text(SYNC_INFO_PATH, NULL), *line, *save = NULL, want[32];
+	int in_block = 0, found = 0;
+
+	if (!text)
+		return -1;
+	snprintf(want, sizeof(want), "  pt %u: active", value);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != ' ')
+			in_block = !strncmp(line, "syncfw_testdev syncfw_testdev:", 30);
+		else if (in_block && !strcmp(line, want))
+			found = 1;
+	}
+	free(text);
+	return found;
+}
+
+static void test_publish(void)
+{
+	int dev = testdev();
+	__u32 value = 77;
+
+	begin("unpublished-point-not-in-dump");
+	require(ioctl(dev, SYNCFW_TEST_IOC_HOLD, &value) == 0, "hold a point");
+	check_int("unpublished-point-not-in-dump", 0, dump_shows(77));
+	require(ioctl(dev, SYNCFW_TEST_IOC_PUBLISH) == 0, "publish it");
+	check_int("published-point-in-dump", 1, dump_shows(77));
+	close(dev);
+}
+
 static void test_merged_error(int dev)
 {
 	int t1 = must_timeline(), t2 = must_timeline();
@@ -183,7 +215,7 @@ static void test_wait(int dev)
  * Lookers: FILE_INFO, poll and the dump on every live fence, as fast as
  * they can, while the main thread signals with timestamps it chose.
  */
-#define LIVE	8
+#define LIVE	32
 
 static int live[LIVE];
 static volatile int stop_looking;
@@ -345,6 +377,7 @@ int main(int argc, char **argv)
 
 	watchdog(240);
 	fds_before = count_open_fds();
+	test_publish();
 	dev = testdev();
 	test_merge(dev);
 	test_merged_error(dev);

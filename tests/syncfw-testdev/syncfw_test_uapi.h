@@ -42,9 +42,15 @@ struct syncfw_test_wait {
 	__s64 timeout_ms;
 };
 
+/*
+ * HOLD creates a point at the given __u32 value and keeps it unpublished;
+ * PUBLISH publishes the held point (it stays this open's until close).
+ */
 #define SYNCFW_TEST_IOC_FENCE	_IOWR('F', 0, struct syncfw_test_fence)
 #define SYNCFW_TEST_IOC_SIGNAL	_IOW('F', 1, struct syncfw_test_signal)
 #define SYNCFW_TEST_IOC_MERGE	_IOWR('F', 2, struct syncfw_test_merge)
 #define SYNCFW_TEST_IOC_WAIT	_IOWR('F', 3, struct syncfw_test_wait)
+#define SYNCFW_TEST_IOC_HOLD	_IOW('F', 4, __u32)
+#define SYNCFW_TEST_IOC_PUBLISH	_IO('F', 5)
 
 #endif /* SYNCFW_TEST_UAPI_H */

@@ -20,10 +20,14 @@
  * struct testdev_timeline - a timeline advanced with given timestamps
  * @obj:	the sync timeline
  * @value:	how far it has come; written under @obj.lock
+ * @held:	a point created but not published yet (swapped atomically)
+ * @shown:	the point @held became once published
  */
 struct testdev_timeline {
 	struct syncfw_timeline obj;
 	u32 value;
+	struct syncfw_pt *held;
+	struct syncfw_pt *shown;
 };
 
 static struct dentry *testdev_node;
@@ -62,9 +66,19 @@ static int testdev_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static void testdev_drop(struct syncfw_pt *pt)
+{
+	if (pt)
+		sync_pt_free(pt);
+}
+
 static int testdev_release(struct inode *inode, struct file *file)
 {
-	sync_timeline_destroy(file->private_data);
+	struct testdev_timeline *tl = to_testdev(file->private_data);
+
+	testdev_drop(xchg(&tl->held, NULL));
+	testdev_drop(xchg(&tl->shown, NULL));
+	sync_timeline_destroy(&tl->obj);
 	return 0;
 }
 
@@ -129,6 +143,31 @@ static long testdev_ioctl_signal(struct syncfw_timeline *obj, void __user *arg)
 	return 0;
 }
 
+static long testdev_ioctl_hold(struct syncfw_timeline *obj, u32 __user *arg)
+{
+	struct syncfw_pt *pt;
+	u32 value;
+
+	if (get_user(value, arg))
+		return -EFAULT;
+	pt = sync_pt_create(obj, sizeof(*pt), value);
+	if (!pt)
+		return -ENOMEM;
+	testdev_drop(xchg(&to_testdev(obj)->held, pt));
+	return 0;
+}
+
+static long testdev_ioctl_publish(struct syncfw_timeline *obj)
+{
+	struct syncfw_pt *pt = xchg(&to_testdev(obj)->held, NULL);
+
+	if (!pt)
+		return -ENOENT;
+	sync_pt_publish(pt);
+	testdev_drop(xchg(&to_testdev(obj)->shown, pt));
+	return 0;
+}
+
 static long testdev_ioctl_merge(void __user *arg)
 {
 	struct sync_fence *a, *b, *merged;
@@ -186,6 +225,10 @@ static long testdev_ioctl(struct file *file, unsigned int cmd,
 		return testdev_ioctl_merge(uarg);
 	case SYNCFW_TEST_IOC_WAIT:
 		return testdev_ioctl_wait(uarg);
+	case SYNCFW_TEST_IOC_HOLD:
+		return testdev_ioctl_hold(obj, uarg);
+	case SYNCFW_TEST_IOC_PUBLISH:
+		return testdev_ioctl_publish(obj);
 	default:
 		return -ENOTTY;
 	}

@@ -8,8 +8,9 @@
  * position on the timeline. (The structs carry a syncfw_ prefix because
  * drivers/dma-buf/sync_debug.h already names mainline sw_sync's.) A
  * struct sync_fence is a handle on a sync_file holding one point, or a
- * dma_fence_array of points from several timelines after a merge. Installed in an fd it is an ordinary sync_file: poll(),
- * SYNC_IOC_MERGE, SYNC_IOC_FILE_INFO and DRM's IN_FENCE_FD all work on it.
+ * dma_fence_array of points from several timelines after a merge.
+ * Installed in an fd it is an ordinary sync_file: poll(), SYNC_IOC_MERGE,
+ * SYNC_IOC_FILE_INFO and DRM's IN_FENCE_FD all work on it.
  *
  * Documentation/sync.rst describes the object model and its lifetimes.
  */
@@ -86,9 +87,10 @@ struct sync_timeline_ops {
  *			order
  * @pt_list:		every published point alive, for the debugfs dump
  * @timeline_list:	membership in syncfw's list of timelines
- * @pin:		a file whose f_op->owner is syncfw: the VFS drops that
- *			module reference once the timeline has been freed, so
- *			no syncfw code runs after syncfw's last reference goes
+ * @pin:		a file whose f_op->owner is syncfw; the timeline's
+ *			release puts it, its file release frees the memory,
+ *			and the VFS then drops that module reference, so no
+ *			syncfw code runs after syncfw's last reference goes
  *
  * Implementations embed this at the start of their own timeline struct.
  */
