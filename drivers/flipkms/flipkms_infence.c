@@ -21,10 +21,25 @@
 
 #include "flipkms_drv.h"
 
+#define FLIPKMS_INFENCE_TIMEOUT_MAX_MS	60000
+
 static unsigned int infence_timeout_ms = 2000;
-module_param(infence_timeout_ms, uint, 0644);
+
+static int flipkms_set_infence_timeout(const char *val,
+				       const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, FLIPKMS_INFENCE_TIMEOUT_MAX_MS);
+}
+
+static const struct kernel_param_ops flipkms_infence_timeout_ops = {
+	.set = flipkms_set_infence_timeout,
+	.get = param_get_uint,
+};
+
+module_param_cb(infence_timeout_ms, &flipkms_infence_timeout_ops,
+		&infence_timeout_ms, 0644);
 MODULE_PARM_DESC(infence_timeout_ms,
-		 "How long a flip waits for its in-fence before it goes ahead anyway (ms, default 2000)");
+		 "How long a flip waits for its in-fence before it goes ahead anyway (ms, 1-60000, default 2000)");
 
 /**
  * struct flipkms_infences - the stand-ins of one device
@@ -44,15 +59,21 @@ struct flipkms_infences {
  * struct flipkms_infence - a stand-in for one plane's in-fence
  * @pt:		the point that stands in
  * @fence:	the real fence
+ * @driver:	@fence's driver name, copied while it was unsignalled: the
+ *		driver of a signalled fence may be gone, and its ops with it
+ * @timeline:	@fence's timeline name, likewise
  * @cb:		on @fence; holds a reference on the stand-in while queued,
  *		which it hands on to @signal
  * @signal:	signals the stand-in after @fence did, outside @fence's lock
- * @timer:	the timeout; holds a reference on the stand-in while queued
+ * @timer:	the timeout, armed once @cb is queued; holds a reference on
+ *		the stand-in while queued
  * @status:	0 while waiting, 1 once @fence signalled, -ETIMEDOUT
  */
 struct flipkms_infence {
 	struct syncfw_pt pt;
 	struct dma_fence *fence;
+	char driver[32];
+	char timeline[32];
 	struct dma_fence_cb cb;
 	struct irq_work signal;
 	struct hrtimer timer;
@@ -81,11 +102,10 @@ static void flipkms_infence_free(struct syncfw_pt *pt)
 
 static void flipkms_infence_value_str(struct syncfw_pt *pt, char *str, int size)
 {
-	struct dma_fence *fence = to_infence(pt)->fence;
+	struct flipkms_infence *in = to_infence(pt);
 
 	snprintf(str, size, "wait %llu for %s:%s:%llu", pt->base.seqno,
-		 fence->ops->get_driver_name(fence),
-		 fence->ops->get_timeline_name(fence), fence->seqno);
+		 in->driver, in->timeline, in->fence->seqno);
 }
 
 static void flipkms_infences_value_str(struct syncfw_timeline *obj, char *str,
@@ -149,9 +169,8 @@ static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
 		atomic64_inc(&set->timeouts);
 		dev_warn_ratelimited(set->drm->dev,
 				     "in-fence %s:%s:%llu not signalled after %u ms, flipping anyway\n",
-				     in->fence->ops->get_driver_name(in->fence),
-				     in->fence->ops->get_timeline_name(in->fence),
-				     in->fence->seqno, infence_timeout_ms);
+				     in->driver, in->timeline, in->fence->seqno,
+				     READ_ONCE(infence_timeout_ms));
 	}
 	if (dma_fence_remove_callback(in->fence, &in->cb))
 		dma_fence_put(&in->pt.base);
@@ -189,25 +208,31 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 		return NULL;
 	in = to_infence(pt);
 	in->fence = dma_fence_get(fence);
+	strscpy(in->driver, fence->ops->get_driver_name(fence), sizeof(in->driver));
+	strscpy(in->timeline, fence->ops->get_timeline_name(fence),
+		sizeof(in->timeline));
+	INIT_LIST_HEAD(&in->cb.node);
 	init_irq_work(&in->signal, flipkms_infence_signal_work);
 	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	in->timer.function = flipkms_infence_timeout;
 	/* Whole now: the dump and has_signaled may see it from here on. */
 	sync_pt_publish(pt);
 
-	/* One reference for the callback, one for the timer. */
+	/*
+	 * The callback first, then the timer: a timer that fires must find
+	 * the callback queued (or already run), never half set up.
+	 */
 	dma_fence_get(&pt->base);
+	ret = dma_fence_add_callback(fence, &in->cb, flipkms_infence_signalled);
+	if (ret) {
+		/* Signalled meanwhile: settle now, no callback, no timer. */
+		dma_fence_put(&pt->base);
+		flipkms_infence_settle(in, 1);
+		return &pt->base;
+	}
 	dma_fence_get(&pt->base);
 	hrtimer_start(&in->timer, ms_to_ktime(READ_ONCE(infence_timeout_ms)),
 		      HRTIMER_MODE_REL);
-	ret = dma_fence_add_callback(fence, &in->cb, flipkms_infence_signalled);
-	if (ret) {
-		/* Signalled meanwhile: settle now, the callback will not run. */
-		dma_fence_put(&pt->base);
-		flipkms_infence_settle(in, 1);
-		if (hrtimer_try_to_cancel(&in->timer) == 1)
-			dma_fence_put(&pt->base);
-	}
 
 	return &pt->base;
 }

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * infence-timeout: the bound on in-fence waits (flipkms's
+ * infence_timeout_ms) is a range, and a flip behind an in-fence completes
+ * whichever of the fence and the timeout comes first, however close they
+ * are: a 1 ms timeout against a fence that never signals, and against one
+ * signalled right after the commit, many times over. A timeout of 0 is
+ * refused (it used to fire before the fence callback was queued).
+ *
+ * usage: infence-timeout [-n ROUNDS] flipkms
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+
+#include "kms.h"
+
+#define PARAM	"/sys/module/flipkms/parameters/infence_timeout_ms"
+
+/* Writes @value to the parameter: 0, or -errno. */
+static int set_timeout(const char *value)
+{
+	int fd = open(PARAM, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static long get_timeout(void)
+{
+	char buf[32] = "";
+	int fd = open(PARAM, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/*
+ * One flip behind a fresh sw_sync fence that is signalled right after the
+ * commit (@signal) or never: 0 once its event and signalled out-fence are
+ * in, else a message in @why.
+ */
+static int flip_behind(struct kms_dev *dev, const struct kms_pipe *pipe,
+		       const struct kms_fb *fb, int signal, char *why, size_t len)
+{
+	int tl = sw_sync_timeline_create(), fence, ret, rc = -1;
+	struct kms_event ev;
+	int32_t out = -1;
+
+	if (tl < 0) {
+		snprintf(why, len, "sw_sync timeline: %s", errname(errno));
+		return -1;
+	}
+	fence = sw_sync_fence_create(tl, "infence-timeout", 1);
+	if (fence < 0) {
+		snprintf(why, len, "sw_sync fence: %s", errname(errno));
+		goto out_tl;
+	}
+	ret = kms_flip(dev, pipe, fb, &out, fence, 7);
+	if (signal)
+		sw_sync_timeline_inc(tl, 1);
+	close(fence);
+	if (ret) {
+		snprintf(why, len, "commit: %s", errname(-ret));
+		goto out_tl;
+	}
+	ret = kms_next_event(dev, 2000, &ev);
+	if (ret != 1 || ev.type != DRM_EVENT_FLIP_COMPLETE) {
+		snprintf(why, len, "no flip event within 2 s (%s)",
+			 ret == 0 ? "timeout" : errname(errno));
+	} else if (out < 0 || sync_wait(out, 1000)) {
+		snprintf(why, len, "out-fence %d not signalled after the event", out);
+	} else {
+		rc = 0;
+	}
+	if (out >= 0)
+		close(out);
+out_tl:
+	close(tl);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = 50, opt, i, signal, bad[2] = { 0, 0 };
+	char why[2][200] = { "", "" }, msg[160];
+	struct kms_fb fb[2];
+	struct kms_pipe pipe;
+	struct kms_dev dev;
+	long saved;
+
+	while ((opt = getopt(argc, argv, "n:")) != -1) {
+		if (opt != 'n') {
+			fprintf(stderr, "usage: %s [-n ROUNDS] flipkms\n", argv[0]);
+			return 2;
+		}
+		rounds = atoi(optarg);
+	}
+	watchdog(120);
+	begin("setup");
+	saved = get_timeout();
+	require(saved > 0, "read " PARAM);
+	require(kms_open(&dev, kms_driver_arg(argc, argv), KMS_CAP_ATOMIC) == 0, "open card");
+	require(kms_pipes(&dev, &pipe, 1) == 1, "a connected pipe");
+	for (i = 0; i < 2; i++)
+		require(kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay,
+				      DRM_FORMAT_XRGB8888, (unsigned int)i, &fb[i]) == 0, "dumb framebuffers");
+	require(kms_modeset(&dev, &pipe, NULL, &fb[0]) == 0, "modeset");
+
+	begin("timeout-zero-refused");
+	check_int("timeout-zero-refused", -EINVAL, set_timeout("0"));
+	check_int("timeout-zero-leaves-value", saved, get_timeout());
+	check_int("timeout-above-range-refused", -EINVAL, set_timeout("60001"));
+
+	begin("timeout-one-ms-accepted");
+	if (!check_int("timeout-one-ms-accepted", 0, set_timeout("1")))
+		set_timeout("1");
+	for (i = 0; i < 2 * rounds; i++) {
+		signal = i % 2;
+		if (flip_behind(&dev, &pipe, &fb[(i + 1) % 2], signal, msg, sizeof(msg)) &&
+		    !bad[signal]++)
+			snprintf(why[signal], sizeof(why[signal]), "round %d: %s", i / 2, msg);
+	}
+	check("flips-behind-unsignalled-fence-complete", !bad[0],
+	      "expected every flip to complete after the 1 ms bound, got %d of %d failing (first %s)",
+	      bad[0], rounds, why[0]);
+	check("flips-behind-just-signalled-fence-complete", !bad[1],
+	      "expected every flip to complete, got %d of %d failing (first %s)", bad[1], rounds,
+	      why[1]);
+
+	snprintf(msg, sizeof(msg), "%ld", saved);
+	check_int("timeout-restored", 0, set_timeout(msg));
+	kms_drain_events(&dev, 50);
+	kms_disable(&dev, &pipe);
+	kms_fb_destroy(dev.fd, &fb[0]);
+	kms_fb_destroy(dev.fd, &fb[1]);
+	kms_close(&dev);
+	return finish();
+}
