@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
- * CRTCs: an hrtimer plays the vblank interrupt, and the vblank that follows
- * a commit's flush latches it: the CRTC's flip timeline advances to the
- * commit's number and its event goes out, both stamped with the vblank's
- * ideal time.
+ * CRTCs: an hrtimer plays the vblank interrupt, and the first vblank whose
+ * ideal time follows a commit's flush latches it: the CRTC's flip timeline
+ * advances to the commit's number and its event goes out, both stamped
+ * with that vblank's ideal time. A commit that turns the CRTC off is done
+ * at once, stamped with the last vblank's time, as the core stamps the
+ * event.
  */
 
 #include <linux/delay.h>
@@ -23,10 +25,16 @@
 /**
  * struct flipkms_delayed_signal - an out-fence signal put off by a fault
  * @timer:	fires at @when
- * @link:	in &flipkms_output.delayed
+ * @link:	in &flipkms_output.delayed, until reaped or torn down
  * @out:	the output
  * @seqno:	the commit to signal
  * @when:	when, and the timestamp it gets
+ * @done:	signalled already, under &flipkms_output.lock
+ *
+ * The timer never frees its own entry: whoever takes it off the list
+ * first makes sure the timer is not running (flipkms_reap_delayed(),
+ * flipkms_flush_delayed_signals()), so teardown can wait for it and no
+ * timer calls into a timeline that teardown destroyed.
  */
 struct flipkms_delayed_signal {
 	struct hrtimer timer;
@@ -34,27 +42,43 @@ struct flipkms_delayed_signal {
 	struct flipkms_output *out;
 	u64 seqno;
 	ktime_t when;
+	bool done;
 };
 
-/* Whoever takes the signal off the list signals it and frees it. */
+/* Signals under the output's lock, so that teardown can order against it. */
 static enum hrtimer_restart flipkms_delayed_signal_fire(struct hrtimer *timer)
 {
 	struct flipkms_delayed_signal *d =
 		container_of(timer, struct flipkms_delayed_signal, timer);
 	struct flipkms_output *out = d->out;
 	unsigned long flags;
-	bool mine;
 
 	spin_lock_irqsave(&out->lock, flags);
-	mine = !list_empty(&d->link);
-	list_del_init(&d->link);
+	if (!d->done) {
+		d->done = true;
+		flipkms_timeline_advance(out->timeline, d->seqno, d->when);
+	}
+	spin_unlock_irqrestore(&out->lock, flags);
+	return HRTIMER_NORESTART;
+}
+
+/* Frees the signals that are done and whose timer has returned. */
+static void flipkms_reap_delayed(struct flipkms_output *out)
+{
+	struct flipkms_delayed_signal *d, *next;
+	unsigned long flags;
+	LIST_HEAD(reaped);
+
+	spin_lock_irqsave(&out->lock, flags);
+	list_for_each_entry_safe(d, next, &out->delayed, link) {
+		/* 0: neither queued nor running, so it is really over. */
+		if (d->done && hrtimer_try_to_cancel(&d->timer) == 0)
+			list_move(&d->link, &reaped);
+	}
 	spin_unlock_irqrestore(&out->lock, flags);
 
-	if (mine) {
-		flipkms_timeline_advance(out->timeline, d->seqno, d->when);
+	list_for_each_entry_safe(d, next, &reaped, link)
 		kfree(d);
-	}
-	return HRTIMER_NORESTART;
 }
 
 /* Signal commit @seqno at @when, later than now; false if out of memory. */
@@ -64,6 +88,7 @@ static bool flipkms_delay_signal(struct flipkms_output *out, u64 seqno,
 	struct flipkms_delayed_signal *d;
 	unsigned long flags;
 
+	flipkms_reap_delayed(out);
 	d = kzalloc(sizeof(*d), GFP_ATOMIC);
 	if (!d)
 		return false;
@@ -81,24 +106,31 @@ static bool flipkms_delay_signal(struct flipkms_output *out, u64 seqno,
 	return true;
 }
 
-/* Signal every delayed fence now (teardown). */
+/* Teardown: every delayed signal is signalled now, and every timer done. */
 static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 {
 	struct flipkms_delayed_signal *d;
+	bool done;
 
 	for (;;) {
 		spin_lock_irq(&out->lock);
 		d = list_first_entry_or_null(&out->delayed,
 					     struct flipkms_delayed_signal, link);
 		if (d)
-			list_del_init(&d->link);
+			list_del(&d->link);
 		spin_unlock_irq(&out->lock);
 		if (!d)
 			return;
 
-		/* A timer running now finds the signal gone and leaves it. */
+		/* Waits for a timer running now; none can start again. */
 		hrtimer_cancel(&d->timer);
-		flipkms_timeline_advance(out->timeline, d->seqno, ktime_get());
+		spin_lock_irq(&out->lock);
+		done = d->done;
+		d->done = true;
+		spin_unlock_irq(&out->lock);
+		if (!done)
+			flipkms_timeline_advance(out->timeline, d->seqno,
+						 ktime_get());
 		kfree(d);
 	}
 }
@@ -143,8 +175,13 @@ static void flipkms_latch(struct flipkms_output *out, u64 seqno,
 	spin_unlock_irqrestore(&drm->event_lock, flags);
 }
 
-/* Latch what waits for a vblank now, if anything does. */
-static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when)
+/*
+ * Latch what waits for the vblank of ideal time @when, if anything does.
+ * A timer that runs late must not latch a commit flushed after @when: that
+ * commit waits for the next vblank. @force latches whatever is pending.
+ */
+static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
+				  bool force)
 {
 	unsigned long flags;
 	LIST_HEAD(events);
@@ -152,10 +189,13 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when)
 	u64 seqno;
 
 	spin_lock_irqsave(&out->lock, flags);
-	pending = out->pending;
+	pending = out->pending &&
+		  (force || !ktime_after(out->pending_flushed, when));
 	seqno = out->pending_seqno;
-	list_splice_init(&out->pending_events, &events);
-	out->pending = false;
+	if (pending) {
+		list_splice_init(&out->pending_events, &events);
+		out->pending = false;
+	}
 	spin_unlock_irqrestore(&out->lock, flags);
 
 	if (pending) {
@@ -169,6 +209,9 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	struct flipkms_output *out = container_of(timer, struct flipkms_output,
 						  vblank_timer);
 	u64 frames;
+
+	if (!READ_ONCE(out->vblank_on))
+		return HRTIMER_NORESTART;
 
 	/* Forward first, as hardware updates its registers before the irq. */
 	frames = hrtimer_forward_now(timer, out->period);
@@ -184,10 +227,10 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	atomic64_inc(&out->vblanks);
 
 	drm_crtc_handle_vblank(&out->crtc);
-	flipkms_latch_pending(out, READ_ONCE(out->last_vblank));
+	flipkms_latch_pending(out, READ_ONCE(out->last_vblank), false);
 	flipkms_composer_vblank(out);
 
-	return HRTIMER_RESTART;
+	return READ_ONCE(out->vblank_on) ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
 /* CRTC functions */
@@ -201,14 +244,23 @@ static int flipkms_enable_vblank(struct drm_crtc *crtc)
 	drm_calc_timestamping_constants(crtc, &crtc->mode);
 	out->period = ns_to_ktime(vblank->framedur_ns);
 	WRITE_ONCE(out->last_vblank, now);
+	WRITE_ONCE(out->vblank_on, true);
 	hrtimer_start(&out->vblank_timer, ktime_add(now, out->period),
 		      HRTIMER_MODE_ABS);
 	return 0;
 }
 
+/*
+ * Called under the vblank locks that the timer's drm_crtc_handle_vblank()
+ * takes: waiting for a running timer here would deadlock. Cancel it if it
+ * is queued; if it is running, it sees @vblank_on cleared and stops.
+ */
 static void flipkms_disable_vblank(struct drm_crtc *crtc)
 {
-	hrtimer_cancel(&crtc_to_flipkms_output(crtc)->vblank_timer);
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+
+	WRITE_ONCE(out->vblank_on, false);
+	hrtimer_try_to_cancel(&out->vblank_timer);
 }
 
 /* The ideal time of the latest vblank, exact to the ns of the period. */
@@ -384,10 +436,13 @@ static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
 	drm_crtc_vblank_on(crtc);
 }
 
+/* Commits still waiting are done now, at the last vblank's time. */
 static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
 					struct drm_atomic_state *state)
 {
-	flipkms_latch_pending(crtc_to_flipkms_output(crtc), ktime_get());
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+
+	flipkms_latch_pending(out, READ_ONCE(out->last_vblank), true);
 	drm_crtc_vblank_off(crtc);
 }
 
@@ -396,7 +451,8 @@ static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
  * the previous commit's flip before the next one flushes, but legacy cursor
  * updates do not wait: every commit flushed before a vblank is latched by
  * it, the timeline advancing to the latest. One vblank reference covers
- * them. A CRTC without vblanks (being disabled) latches at once.
+ * them. A CRTC without vblanks (being disabled) latches at once, stamped
+ * with its last vblank's time as the core stamps the event.
  */
 static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
@@ -413,7 +469,7 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		list_add_tail(&event->base.link, &now);
 
 	if (!crtc_state->active || drm_crtc_vblank_get(crtc)) {
-		flipkms_latch(out, seqno, &now, ktime_get());
+		flipkms_latch(out, seqno, &now, READ_ONCE(out->last_vblank));
 		return;
 	}
 
@@ -421,6 +477,7 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	queued = out->pending;
 	out->pending = true;
 	out->pending_seqno = max(out->pending_seqno, seqno);
+	out->pending_flushed = ktime_get();
 	list_splice_tail(&now, &out->pending_events);
 	spin_unlock_irq(&out->lock);
 
@@ -466,33 +523,42 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 
 	snprintf(name, sizeof(name), "flipkms-crtc-%u", index);
 	out->timeline = flipkms_timeline_create(name);
-	if (!out->timeline)
-		return -ENOMEM;
+	if (!out->timeline) {
+		ret = -ENOMEM;
+		goto err_composer;
+	}
 
+	/* The CRTC itself is the mode config's to clean up, like the planes. */
 	ret = drm_crtc_init_with_planes(drm, &out->crtc, primary, cursor,
 					&flipkms_crtc_funcs, NULL);
-	if (ret) {
-		flipkms_timeline_destroy(out->timeline);
-		out->timeline = NULL;
-		return ret;
-	}
+	if (ret)
+		goto err_timeline;
 	drm_crtc_helper_add(&out->crtc, &flipkms_crtc_helper_funcs);
 	/* GAMMA_LUT only; the core maps legacy gamma ioctls onto it. */
 	ret = drm_mode_crtc_set_gamma_size(&out->crtc, FLIPKMS_LUT_SIZE);
 	if (ret)
-		return ret;
+		goto err_timeline;
 	drm_crtc_enable_color_mgmt(&out->crtc, 0, false, FLIPKMS_LUT_SIZE);
 
 	return 0;
+
+err_timeline:
+	flipkms_timeline_destroy(out->timeline);
+	out->timeline = NULL;
+err_composer:
+	flipkms_composer_fini(out);
+	return ret;
 }
 
-/* After the last commit: the timer is stopped and the timeline let go. */
+/*
+ * After the last commit, for an output whose flipkms_crtc_init()
+ * succeeded: the timers are stopped and the timeline let go.
+ */
 void flipkms_crtc_fini(struct flipkms_output *out)
 {
 	hrtimer_cancel(&out->vblank_timer);
 	flipkms_composer_fini(out);
 	flipkms_flush_delayed_signals(out);
-	if (out->timeline)
-		flipkms_timeline_destroy(out->timeline);
+	flipkms_timeline_destroy(out->timeline);
 	out->timeline = NULL;
 }

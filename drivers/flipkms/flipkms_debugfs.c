@@ -128,6 +128,21 @@ static int flipkms_fault_set(atomic_t *fault, u64 val, u64 max)
 	return 0;
 }
 
+/* Not a one-shot fault, but bounded the same way: at most 1 s. */
+static int flipkms_signal_delay_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(*(u32 *)data);
+	return 0;
+}
+
+static int flipkms_signal_delay_set(void *data, u64 val)
+{
+	if (val > USEC_PER_SEC)
+		return -EINVAL;
+	WRITE_ONCE(*(u32 *)data, val);
+	return 0;
+}
+
 static int flipkms_drop_vblanks_set(void *data, u64 val)
 {
 	return flipkms_fault_set(data, val, 240);
@@ -143,6 +158,8 @@ static int flipkms_fence_error_set(void *data, u64 val)
 	return flipkms_fault_set(data, val, MAX_ERRNO);
 }
 
+DEFINE_DEBUGFS_ATTRIBUTE(flipkms_signal_delay_fops, flipkms_signal_delay_get,
+			 flipkms_signal_delay_set, "%llu\n");
 DEFINE_DEBUGFS_ATTRIBUTE(flipkms_drop_vblanks_fops, flipkms_fault_get,
 			 flipkms_drop_vblanks_set, "%llu\n");
 DEFINE_DEBUGFS_ATTRIBUTE(flipkms_stall_commit_fops, flipkms_fault_get,
@@ -166,8 +183,9 @@ void flipkms_debugfs_crtc_init(struct flipkms_output *out)
 				   &flipkms_connected_fops);
 	debugfs_create_file_unsafe("refresh_hz", 0600, dir, out,
 				   &flipkms_refresh_fops);
-	debugfs_create_u32("signal_delay_us", 0600, dir,
-			   &out->signal_delay_us);
+	debugfs_create_file_unsafe("signal_delay_us", 0600, dir,
+				   &out->signal_delay_us,
+				   &flipkms_signal_delay_fops);
 	debugfs_create_file_unsafe("drop_vblanks", 0600, dir,
 				   &out->drop_vblanks,
 				   &flipkms_drop_vblanks_fops);

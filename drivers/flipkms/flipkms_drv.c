@@ -41,6 +41,11 @@ static bool cursor = true;
 module_param(cursor, bool, 0444);
 MODULE_PARM_DESC(cursor, "Give each output a cursor plane (default true)");
 
+/* For the teardown tests: the creation of this output fails. */
+static int fail_output = -1;
+module_param(fail_output, int, 0444);
+MODULE_PARM_DESC(fail_output, "Test only: make creating output N fail with -ENOMEM (default -1, none)");
+
 static struct flipkms_device *flipkms;
 
 /* The commit path */
@@ -57,10 +62,14 @@ static void flipkms_atomic_commit_tail(struct drm_atomic_state *old_state)
 {
 	struct drm_device *drm = old_state->dev;
 
+	/*
+	 * CRTCs are on before their planes are flushed, so that the flush
+	 * of a modeset waits for the first vblank of the new mode.
+	 */
 	drm_atomic_helper_commit_modeset_disables(drm, old_state);
+	drm_atomic_helper_commit_modeset_enables(drm, old_state);
 	flipkms_stall_commits(old_state);
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
-	drm_atomic_helper_commit_modeset_enables(drm, old_state);
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
 	drm_atomic_helper_cleanup_planes(drm, old_state);
@@ -117,6 +126,9 @@ static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index
 	unsigned int i;
 	int ret;
 
+	if ((int)index == fail_output)
+		return -ENOMEM;
+
 	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index, 0);
 	if (IS_ERR(primary))
 		return PTR_ERR(primary);
@@ -140,16 +152,20 @@ static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index
 	ret = flipkms_crtc_init(out, index, primary, out->cursor);
 	if (ret)
 		return ret;
+	/* From here on teardown owns the CRTC's timers and timeline. */
+	fkms->num_ready++;
 
 	return flipkms_output_init(out, index);
 }
 
+/* Only the outputs whose CRTC was set up: creation may have stopped early. */
 static void flipkms_outputs_fini(struct flipkms_device *fkms)
 {
 	unsigned int i;
 
-	for (i = 0; i < fkms->num_outputs; i++)
+	for (i = 0; i < fkms->num_ready; i++)
 		flipkms_crtc_fini(&fkms->outputs[i]);
+	fkms->num_ready = 0;
 }
 
 static int flipkms_modeset_init(struct flipkms_device *fkms)

@@ -54,6 +54,9 @@ struct flipkms_crtc_state {
  * @primary:		the primary plane
  * @cursor:		the cursor plane, or NULL
  * @vblank_timer:	simulates the vblank interrupt, one shot per frame
+ * @vblank_on:		whether vblanks are enabled; the timer stops itself
+ *			when they are not (disable_vblank runs under the
+ *			vblank locks the timer takes, so it cannot wait for it)
  * @period:		the frame duration of the current mode
  * @last_vblank:	ideal time of the latest vblank, as the core sees it
  * @timeline:		completed flips: the vblank that shows commit N
@@ -63,6 +66,8 @@ struct flipkms_crtc_state {
  * @next_seqno:		the number the next commit gets
  * @pending:		flushed commits wait for their vblank
  * @pending_seqno:	the latest of their numbers
+ * @pending_flushed:	when the latest of them was flushed: a vblank whose
+ *			ideal time is earlier cannot have latched it
  * @pending_events:	their events (linked through base.link), sent when
  *			they are latched
  * @vblanks:		vblanks handled
@@ -89,6 +94,7 @@ struct flipkms_output {
 	struct drm_plane *cursor;
 
 	struct hrtimer vblank_timer;
+	bool vblank_on;
 	ktime_t period;
 	ktime_t last_vblank;
 	struct flipkms_timeline *timeline;
@@ -97,6 +103,7 @@ struct flipkms_output {
 	u64 next_seqno;
 	bool pending;
 	u64 pending_seqno;
+	ktime_t pending_flushed;
 	struct list_head pending_events;
 
 	atomic64_t vblanks;
@@ -123,6 +130,7 @@ struct flipkms_output {
  * @pdev:		the platform device it hangs off
  * @infences:		stand-ins that bound the planes' in-fence waits
  * @num_outputs:	how many entries of @outputs are in use
+ * @num_ready:		how many of them have their CRTC set up, for teardown
  * @outputs:		the outputs, one per CRTC
  */
 struct flipkms_device {
@@ -130,6 +138,7 @@ struct flipkms_device {
 	struct platform_device *pdev;
 	struct flipkms_infences *infences;
 	unsigned int num_outputs;
+	unsigned int num_ready;
 	struct flipkms_output outputs[FLIPKMS_MAX_OUTPUTS];
 };
 

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# flipkms's own teardown and error paths:
+#
+#   an output whose creation fails (the test-only fail_output parameter)
+#     makes the load fail cleanly, whichever output it is, and the next load
+#     works (the outputs after it were never set up and must not be torn down)
+#   unload while a delayed fence signal (signal_delay_us=1 s) is still
+#     pending (its point shows active in the dump while the client holds
+#     the fence; the client is killed, flipkms unloaded at once): the timer
+#     is stopped before the timeline goes, nothing fires later
+#   every debugfs control refuses a value outside its documented range with
+#     EINVAL and keeps its value
+#
+# usage: tests/faults/teardown.sh      (in the guest, as root)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+victim=$top/build/tests/faults/victim
+fliplat=$top/build/fliplat/fliplat
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+pass() { echo "ok - $1"; }
+fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+mp() { modprobe -d "$FLIPFENCE_MODROOT" "$@"; }
+display_ok() { timeout 30 "$fliplat" --no-progress -q --flips 5 --warmup 0 >"$tmp/fliplat" 2>&1; }
+crtc_dir() { ls -d /sys/kernel/debug/dri/*/crtc-0 2>/dev/null | head -1; }
+
+# --- a failing output -------------------------------------------------------------
+for n in 0 1 2; do
+	mp -r flipkms || { fail "fail-output-$n-load-fails" "cannot unload flipkms first"; continue; }
+	if mp flipkms outputs=3 fail_output=$n 2>"$tmp/load"; then
+		fail "fail-output-$n-load-fails" "the load succeeded"
+		mp -r flipkms
+	else
+		grep -q 'Cannot allocate memory' "$tmp/load" && pass "fail-output-$n-load-fails" ||
+			fail "fail-output-$n-load-fails" "expected ENOMEM, got: $(cat "$tmp/load")"
+	fi
+	grep -q '^flipkms ' /proc/modules && fail "fail-output-$n-leaves-nothing" "flipkms is loaded" ||
+		pass "fail-output-$n-leaves-nothing"
+done
+mp flipkms && display_ok && pass load-after-failed-loads-works ||
+	fail load-after-failed-loads-works "reload or flips failed: $(tail -1 "$tmp/fliplat")"
+
+# --- unload with a delayed signal pending -------------------------------------------
+dir=$(crtc_dir)
+echo 1000000 >"$dir/signal_delay_us"
+"$victim" hold >"$tmp/victim" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	grep -q '^ready' "$tmp/victim" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+if grep -q '^ready' "$tmp/victim" && grep -q 'flip [0-9]*: active' /sys/kernel/debug/sync/info; then
+	pass delayed-signal-pending-before-unload
+else
+	fail delayed-signal-pending-before-unload "victim: $(tr '\n' ' ' <"$tmp/victim"); dump: $(grep flipkms-crtc -A3 /sys/kernel/debug/sync/info | tr '\n' ' ')"
+fi
+start=$(date +%s%N)
+kill -9 $pid
+wait $pid 2>/dev/null
+# The victim's fences are gone: nothing but the pending signal is left.
+unloaded=0
+for _ in $(seq 50); do
+	mp -r flipkms 2>/dev/null && { unloaded=1; break; }
+	sleep 0.02
+done
+[ $unloaded -eq 1 ] && pass unload-with-delayed-signal-pending ||
+	fail unload-with-delayed-signal-pending "flipkms would not unload within 1 s"
+echo "# unloaded $(( ($(date +%s%N) - start) / 1000000 )) ms after the kill, the signal was due 1000 ms after the flip"
+sleep 1.2	# past the delay: a timer left behind would fire now
+grep -q '^flipkms ' /proc/modules || mp flipkms
+display_ok && pass display-after-unload-with-delayed-signal ||
+	fail display-after-unload-with-delayed-signal "$(tail -1 "$tmp/fliplat")"
+
+# --- debugfs controls refuse values out of range ------------------------------------------
+dir=$(crtc_dir)
+while read -r file bad; do
+	before=$(cat "$dir/$file")
+	if (echo "$bad" >"$dir/$file") 2>"$tmp/write"; then
+		fail "$file-refuses-$bad" "the write succeeded"
+	elif ! grep -q 'Invalid argument' "$tmp/write"; then
+		fail "$file-refuses-$bad" "expected EINVAL, got: $(cat "$tmp/write")"
+	elif [ "$(cat "$dir/$file")" != "$before" ]; then
+		fail "$file-refuses-$bad" "the value changed from $before to $(cat "$dir/$file")"
+	else
+		pass "$file-refuses-$bad"
+	fi
+done <<'LIST'
+connected 2
+refresh_hz 29
+refresh_hz 241
+signal_delay_us 1000001
+drop_vblanks 241
+stall_commit_ms 5001
+fence_error 4096
+LIST
+
+# Leave a freshly loaded flipkms behind, whatever the writes did.
+mp -r flipkms && mp flipkms || fail reload-at-end "flipkms would not reload"
+
+[ $failures -eq 0 ]
