@@ -9,8 +9,9 @@
  *   crtc-<i>/refresh_hz	refresh rate of the preferred mode, 30-240
  *				(hot-plug uevent; takes effect on the next
  *				modeset)
- *   crtc-<i>/signal_delay_us	signal out-fences this long after the vblank
- *				that shows their frame (0: at the vblank)
+ *   crtc-<i>/signal_delay_us	signal out-fences this long (at most 5 s)
+ *				after the vblank that shows their frame (0:
+ *				at the vblank)
  *   crtc-<i>/drop_vblanks	the next N vblanks (at most 240) do not happen
  *   crtc-<i>/stall_commit_ms	the next commit stalls this long (at most
  *				5000) before it is flushed
@@ -128,7 +129,7 @@ static int flipkms_fault_set(atomic_t *fault, u64 val, u64 max)
 	return 0;
 }
 
-/* Not a one-shot fault, but bounded the same way: at most 1 s. */
+/* Not a one-shot fault, but bounded the same way: at most 5 s. */
 static int flipkms_signal_delay_get(void *data, u64 *val)
 {
 	*val = READ_ONCE(*(u32 *)data);
@@ -137,7 +138,7 @@ static int flipkms_signal_delay_get(void *data, u64 *val)
 
 static int flipkms_signal_delay_set(void *data, u64 val)
 {
-	if (val > USEC_PER_SEC)
+	if (val > 5 * USEC_PER_SEC)
 		return -EINVAL;
 	WRITE_ONCE(*(u32 *)data, val);
 	return 0;

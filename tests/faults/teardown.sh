@@ -5,7 +5,7 @@
 #   an output whose creation fails (the test-only fail_output parameter)
 #     makes the load fail cleanly, whichever output it is, and the next load
 #     works (the outputs after it were never set up and must not be torn down)
-#   unload while a delayed fence signal (signal_delay_us=1 s) is still
+#   unload while a delayed fence signal (signal_delay_us=5 s) is still
 #     pending (its point shows active in the dump while the client holds
 #     the fence; the client is killed, flipkms unloaded at once): the timer
 #     is stopped before the timeline goes, nothing fires later
@@ -44,7 +44,7 @@ mp flipkms && display_ok && pass load-after-failed-loads-works ||
 
 # --- unload with a delayed signal pending -------------------------------------------
 dir=$(crtc_dir)
-echo 1000000 >"$dir/signal_delay_us"
+echo 5000000 >"$dir/signal_delay_us"
 "$victim" hold >"$tmp/victim" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
@@ -68,8 +68,8 @@ for _ in $(seq 50); do
 done
 [ $unloaded -eq 1 ] && pass unload-with-delayed-signal-pending ||
 	fail unload-with-delayed-signal-pending "flipkms would not unload within 1 s"
-echo "# unloaded $(( ($(date +%s%N) - start) / 1000000 )) ms after the kill, the signal was due 1000 ms after the flip"
-sleep 1.2	# past the delay: a timer left behind would fire now
+echo "# unloaded $(( ($(date +%s%N) - start) / 1000000 )) ms after the kill, the signal was due 5000 ms after the flip"
+sleep 5.2	# past the delay: a timer left behind would fire now
 grep -q '^flipkms ' /proc/modules || mp flipkms
 display_ok && pass display-after-unload-with-delayed-signal ||
 	fail display-after-unload-with-delayed-signal "$(tail -1 "$tmp/fliplat")"
@@ -91,7 +91,7 @@ done <<'LIST'
 connected 2
 refresh_hz 29
 refresh_hz 241
-signal_delay_us 1000001
+signal_delay_us 5000001
 drop_vblanks 241
 stall_commit_ms 5001
 fence_error 4096

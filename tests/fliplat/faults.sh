@@ -4,8 +4,9 @@
 # injected amount:
 #   signal_delay_us=3000  fences signal 3 ms after their event: event-signal
 #                         is -3000 us, to the event's microsecond
-#   drop_vblanks=3        (during a run) one flip lands 3 vblanks late: a
-#                         flip with missed-vblanks == 3
+#   drop_vblanks=3        (during a run) one flip lands 3 vblanks late: one
+#                         flip with missed-vblanks == 3 (4 if it missed one
+#                         on its own as well), none with more
 #   fence_error=5         (during a run) one flip's fence signals with -EIO
 #                         (-5), in the CSV
 #
@@ -32,9 +33,13 @@ echo 3 >"$ctl/drop_vblanks"
 wait $pid
 rc=$?
 check drop-runs "$rc" "exit $rc"
-three=$(awk -F, 'NR > 1 && $15 == 3' "$scratch/drop.csv" | wc -l)
-check drop-shows-as-3-missed-vblanks "$([ "$three" -ge 1 ]; echo $?)" \
-	"expected a flip with 3 missed vblanks, got $(awk -F, 'NR > 1 && $15 > 0 { printf "%s ", $15 }' "$scratch/drop.csv")"
+# One flip lands 3 vblanks late. flipkms never latches a commit with a vblank
+# earlier than its flush, so a flip that also missed a vblank on its own (a
+# slow TCG frame) shows 4: exactly one flip at 3 or 4, none later.
+three=$(awk -F, 'NR > 1 && ($15 == 3 || $15 == 4)' "$scratch/drop.csv" | wc -l)
+more=$(awk -F, 'NR > 1 && $15 > 4' "$scratch/drop.csv" | wc -l)
+check drop-shows-as-3-missed-vblanks "$([ "$three" -eq 1 ] && [ "$more" -eq 0 ]; echo $?)" \
+	"expected one flip with 3 missed vblanks (4 if it also missed one), got $(awk -F, 'NR > 1 && $15 > 0 { printf "%s ", $15 }' "$scratch/drop.csv")"
 
 # Set during the run: fliplat's own modeset would otherwise take the error.
 "$fliplat" --no-progress -q --device "$card" --duration 1.5 --warmup 0 \

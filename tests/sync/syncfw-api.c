@@ -190,10 +190,11 @@ static void test_wait(int dev)
 	begin("kwait-timeout-logs-points");
 	start = now_ns();
 	check_int("kwait-timeout-is-etime", -ETIME, kwait(dev, f, 30));
-	if (now_ns() - start >= 30000000LL)
+	/* A jiffies timeout may end up to a jiffy early: it must still wait. */
+	if (now_ns() - start >= 25000000LL)
 		ok("kwait-timeout-waits-its-time");
 	else
-		not_ok("kwait-timeout-waits-its-time", "expected >= 30 ms, got %lld ns",
+		not_ok("kwait-timeout-waits-its-time", "expected >= 25 ms, got %lld ns",
 		       (long long)(now_ns() - start));
 	check_int("kwait-timeout-logs-points", before + 1, timeout_dumps());
 
