@@ -62,7 +62,7 @@ struct sync_fence *sync_fence_create(const char *name, struct syncfw_pt *pt)
 {
 	struct sync_fence *fence;
 
-	if (WARN_ON(!list_empty(&pt->pt_link)))
+	if (WARN_ON(sync_pt_published(pt)))
 		return NULL;
 
 	fence = sync_fence_alloc(name, &pt->base);

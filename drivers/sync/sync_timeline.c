@@ -341,7 +341,7 @@ void sync_pt_publish(struct syncfw_pt *pt)
 	unsigned long flags;
 	int status;
 
-	if (WARN_ON(!list_empty(&pt->pt_link)))
+	if (WARN_ON(sync_pt_published(pt)))
 		return;
 
 	spin_lock_irqsave(&obj->lock, flags);
@@ -400,7 +400,7 @@ static void sync_pt_release(struct dma_fence *fence)
 	unsigned long flags;
 
 	spin_lock_irqsave(&parent->list_lock, flags);
-	if (!list_empty(&pt->pt_link))
+	if (sync_pt_published(pt))
 		list_del(&pt->pt_link);
 	if (!list_empty(&pt->active_link))
 		list_del(&pt->active_link);

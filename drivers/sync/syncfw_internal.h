@@ -7,6 +7,8 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 
+#include <syncfw/sync.h>
+
 struct dentry;
 struct syncfw_pt;
 struct syncfw_timeline;
@@ -19,6 +21,13 @@ extern struct list_head sync_timeline_list;
 extern spinlock_t sync_timeline_list_lock;
 
 void sync_timeline_value_str(struct syncfw_timeline *obj, char *str, int size);
+
+/* Whether @pt is on its timeline: only its creator publishes it. */
+static inline bool sync_pt_published(struct syncfw_pt *pt)
+{
+	return !list_empty(&pt->pt_link);
+}
+
 void sync_pt_value_str(struct syncfw_pt *pt, char *str, int size);
 
 /* sync_debug.c, only with CONFIG_DEBUG_FS */
