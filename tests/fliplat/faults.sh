@@ -36,10 +36,10 @@ check drop-runs "$rc" "exit $rc"
 # One flip lands 3 vblanks late. flipkms never latches a commit with a vblank
 # earlier than its flush, so a flip that also missed a vblank on its own (a
 # slow TCG frame) shows 4: exactly one flip at 3 or 4, none later.
-three=$(awk -F, 'NR > 1 && ($15 == 3 || $15 == 4)' "$scratch/drop.csv" | wc -l)
-more=$(awk -F, 'NR > 1 && $15 > 4' "$scratch/drop.csv" | wc -l)
+three=$(csv drop '$col["missed_vblanks"] == 3 || $col["missed_vblanks"] == 4' | wc -l)
+more=$(csv drop '$col["missed_vblanks"] > 4' | wc -l)
 check drop-shows-as-3-missed-vblanks "$([ "$three" -eq 1 ] && [ "$more" -eq 0 ]; echo $?)" \
-	"expected one flip with 3 missed vblanks (4 if it also missed one), got $(awk -F, 'NR > 1 && $15 > 0 { printf "%s ", $15 }' "$scratch/drop.csv")"
+	"expected one flip with 3 missed vblanks (4 if it also missed one), got $(csv drop '$col["missed_vblanks"] > 0 { printf "%s ", $col["missed_vblanks"] }')"
 
 # Set during the run: fliplat's own modeset would otherwise take the error.
 "$fliplat" --no-progress -q --device "$card" --duration 1.5 --warmup 0 \
@@ -50,7 +50,7 @@ echo 5 >"$ctl/fence_error"
 wait $pid
 rc=$?
 check error-run-completes "$rc" "exit $rc"
-errors=$(awk -F, 'NR > 1 && $16 == -5' "$scratch/error.csv" | wc -l)
+errors=$(csv error '$col["fence_error"] == -5' | wc -l)
 check fence-error-reported "$([ "$errors" = 1 ]; echo $?)" "expected one flip with fence_error -5, got $errors"
 
 finish

@@ -49,6 +49,17 @@ holds() {
 	fi
 }
 
+# csv NAME [AWK-OPTION...] AWK-PROGRAM: AWK-PROGRAM over the data rows of
+# run NAME's CSV, with col["header_name"] holding each column's number, so
+# that programs address columns by name: $col["event_ns"].
+csv() {
+	local file=$scratch/$1.csv
+	shift
+	local prog=${*: -1}
+	awk -F, "${@:1:$#-1}" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		'"$prog" "$file"
+}
+
 finish() {
 	[ $failures -eq 0 ]
 }
