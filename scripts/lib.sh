@@ -71,9 +71,11 @@ source_dir() {
 	echo "$FLIPFENCE_CACHE/src-$(patches_key)/linux"
 }
 
-# Where the out-of-tree modules of a flavour are built and installed.
+# Where the out-of-tree modules of a flavour are built and installed: one
+# place per checkout, so that building in one never swaps the modules under
+# a guest that another checkout is running.
 modules_dir() {
-	echo "$FLIPFENCE_CACHE/modules-$1"
+	echo "$FLIPFENCE_CACHE/modules-$1-$(printf %s "$FLIPFENCE_TOP" | sha1sum | cut -c1-12)"
 }
 
 kernel_release() {
