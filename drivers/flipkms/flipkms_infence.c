@@ -7,6 +7,12 @@
  * signals when the real fence does or fails with -ETIMEDOUT after
  * infence_timeout_ms; the flip then goes ahead and the timeout is counted
  * and logged. Stand-ins show in syncfw's debugfs dump like any point.
+ *
+ * The bound covers whatever the plane waits for: an IN_FENCE_FD or the
+ * implicit fences of its buffer, which userspace can set as well
+ * (DMA_BUF_IOCTL_IMPORT_SYNC_FILE). Stand-ins settle in the order their
+ * fences do, not in the order they were made, so their timeline is
+ * unordered: each stand-in has a fence context of its own.
  */
 
 #include <linux/dma-fence.h>
@@ -58,10 +64,14 @@ struct flipkms_infences {
 /**
  * struct flipkms_infence - a stand-in for one plane's in-fence
  * @pt:		the point that stands in
- * @fence:	the real fence
+ * @fence:	the real fence, held while @cb or @timer may still touch it
+ * @users:	how many of @cb and @timer may still touch @fence; the last
+ *		to be done with it drops it, so that a foreign fence (and
+ *		its driver) is not kept after it signalled or timed out
  * @driver:	@fence's driver name, copied while it was unsignalled: the
  *		driver of a signalled fence may be gone, and its ops with it
  * @timeline:	@fence's timeline name, likewise
+ * @seqno:	@fence's seqno, likewise
  * @cb:		on @fence; holds a reference on the stand-in while queued,
  *		which it hands on to @signal
  * @signal:	signals the stand-in after @fence did, outside @fence's lock
@@ -72,8 +82,10 @@ struct flipkms_infences {
 struct flipkms_infence {
 	struct syncfw_pt pt;
 	struct dma_fence *fence;
+	atomic_t users;
 	char driver[32];
 	char timeline[32];
+	u64 seqno;
 	struct dma_fence_cb cb;
 	struct irq_work signal;
 	struct hrtimer timer;
@@ -95,9 +107,11 @@ static int flipkms_infence_has_signaled(struct syncfw_pt *pt)
 	return atomic_read(&to_infence(pt)->status);
 }
 
-static void flipkms_infence_free(struct syncfw_pt *pt)
+/* @n of the fence's users are done with it. */
+static void flipkms_infence_unuse(struct flipkms_infence *in, int n)
 {
-	dma_fence_put(to_infence(pt)->fence);
+	if (atomic_sub_and_test(n, &in->users))
+		dma_fence_put(in->fence);
 }
 
 static void flipkms_infence_value_str(struct syncfw_pt *pt, char *str, int size)
@@ -105,7 +119,7 @@ static void flipkms_infence_value_str(struct syncfw_pt *pt, char *str, int size)
 	struct flipkms_infence *in = to_infence(pt);
 
 	snprintf(str, size, "wait %llu for %s:%s:%llu", pt->base.seqno,
-		 in->driver, in->timeline, in->fence->seqno);
+		 in->driver, in->timeline, in->seqno);
 }
 
 static void flipkms_infences_value_str(struct syncfw_timeline *obj, char *str,
@@ -121,9 +135,9 @@ static const struct sync_timeline_ops flipkms_infence_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = "flipkms",
 	.has_signaled = flipkms_infence_has_signaled,
-	.free_pt = flipkms_infence_free,
 	.timeline_value_str = flipkms_infences_value_str,
 	.pt_value_str = flipkms_infence_value_str,
+	.unordered = true,
 };
 
 /* The first of the fence and the timer to get here settles the stand-in. */
@@ -141,8 +155,13 @@ static void flipkms_infence_signal_work(struct irq_work *work)
 						  signal);
 
 	flipkms_infence_settle(in, 1);
-	if (hrtimer_try_to_cancel(&in->timer) == 1)
+	if (hrtimer_try_to_cancel(&in->timer) == 1) {
+		/* The timer will not run: done with the fence for it too. */
+		flipkms_infence_unuse(in, 2);
 		dma_fence_put(&in->pt.base);
+	} else {
+		flipkms_infence_unuse(in, 1);
+	}
 	dma_fence_put(&in->pt.base);
 }
 
@@ -169,11 +188,16 @@ static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
 		atomic64_inc(&set->timeouts);
 		dev_warn_ratelimited(set->drm->dev,
 				     "in-fence %s:%s:%llu not signalled after %u ms, flipping anyway\n",
-				     in->driver, in->timeline, in->fence->seqno,
+				     in->driver, in->timeline, in->seqno,
 				     READ_ONCE(infence_timeout_ms));
 	}
-	if (dma_fence_remove_callback(in->fence, &in->cb))
+	if (dma_fence_remove_callback(in->fence, &in->cb)) {
+		/* The callback will not run: done with the fence for it too. */
+		flipkms_infence_unuse(in, 2);
 		dma_fence_put(&in->pt.base);
+	} else {
+		flipkms_infence_unuse(in, 1);
+	}
 	dma_fence_put(&in->pt.base);
 
 	return HRTIMER_NORESTART;
@@ -207,10 +231,10 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 	if (!pt)
 		return NULL;
 	in = to_infence(pt);
-	in->fence = dma_fence_get(fence);
 	strscpy(in->driver, fence->ops->get_driver_name(fence), sizeof(in->driver));
 	strscpy(in->timeline, fence->ops->get_timeline_name(fence),
 		sizeof(in->timeline));
+	in->seqno = fence->seqno;
 	INIT_LIST_HEAD(&in->cb.node);
 	init_irq_work(&in->signal, flipkms_infence_signal_work);
 	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
@@ -223,9 +247,12 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 	 * the callback queued (or already run), never half set up.
 	 */
 	dma_fence_get(&pt->base);
+	in->fence = dma_fence_get(fence);
+	atomic_set(&in->users, 2);
 	ret = dma_fence_add_callback(fence, &in->cb, flipkms_infence_signalled);
 	if (ret) {
 		/* Signalled meanwhile: settle now, no callback, no timer. */
+		flipkms_infence_unuse(in, 2);
 		dma_fence_put(&pt->base);
 		flipkms_infence_settle(in, 1);
 		return &pt->base;

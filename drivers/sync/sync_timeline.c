@@ -287,7 +287,8 @@ EXPORT_SYMBOL_GPL(sync_timeline_destroy);
  * @size:	bytes to allocate, at least sizeof(struct syncfw_pt); the
  *		implementation's struct embeds the point at its start
  * @seqno:	the point's position on @parent; later points have larger
- *		seqnos
+ *		seqnos. On an unordered timeline (&sync_timeline_ops.unordered)
+ *		only the point's name: the point has a fence context of its own
  *
  * The point is not on its timeline yet: fill in the implementation's
  * fields, then publish it with sync_pt_publish() or by giving it to
@@ -320,7 +321,9 @@ struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 	INIT_LIST_HEAD(&pt->active_link);
 	INIT_LIST_HEAD(&pt->pt_link);
 	dma_fence_init(&pt->base, &sync_pt_fence_ops, &parent->lock,
-		       parent->context, seqno);
+		       parent->ops->unordered ? dma_fence_context_alloc(1) :
+						parent->context,
+		       seqno);
 
 	return pt;
 }

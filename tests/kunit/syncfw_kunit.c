@@ -57,6 +57,24 @@ static const struct sync_timeline_ops test_ops = {
 	.release_obj = test_release_obj,
 };
 
+/* Points that settle one by one, in any order, as flipkms's in-fence waits do. */
+struct settle_pt {
+	struct syncfw_pt pt;
+	int status;
+};
+
+static int settle_has_signaled(struct syncfw_pt *pt)
+{
+	return container_of(pt, struct settle_pt, pt)->status;
+}
+
+static const struct sync_timeline_ops unordered_ops = {
+	.owner = THIS_MODULE,
+	.driver_name = "kunit",
+	.has_signaled = settle_has_signaled,
+	.unordered = true,
+};
+
 static int syncfw_test_init(struct kunit *test)
 {
 	atomic_set(&pts_freed, 0);
@@ -363,6 +381,57 @@ static void cross_timeline_release_in_callback(struct kunit *test)
 
 /* --- merges (seeds 005, 010) ------------------------------------------------- */
 
+static struct sync_fence *new_settle_fence(struct kunit *test,
+					   struct syncfw_timeline *obj,
+					   u64 seqno)
+{
+	struct syncfw_pt *pt = sync_pt_create(obj, sizeof(struct settle_pt),
+					      seqno);
+	struct sync_fence *fence;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	fence = sync_fence_create("kunit", pt);
+	if (!fence)
+		sync_pt_free(pt);
+	return manage(test, fence, free_fence_res);
+}
+
+static void settle_point(struct sync_fence *fence)
+{
+	struct syncfw_pt *pt = container_of(fence->fence, struct syncfw_pt, base);
+	unsigned long flags;
+
+	spin_lock_irqsave(&pt->parent->lock, flags);
+	container_of(pt, struct settle_pt, pt)->status = 1;
+	sync_timeline_signal_locked(pt->parent);
+	spin_unlock_irqrestore(&pt->parent->lock, flags);
+}
+
+/*
+ * Points that signal out of seqno order must not share a context: a merge
+ * would keep only the later one and signal while the earlier still waits.
+ */
+static void unordered_points_merge_as_two(struct kunit *test)
+{
+	struct syncfw_timeline *obj =
+		manage(test, sync_timeline_create(&unordered_ops,
+						  sizeof(struct syncfw_timeline),
+						  "kunit-unordered"),
+		       free_timeline_res);
+	struct sync_fence *a = new_settle_fence(test, obj, 1);
+	struct sync_fence *b = new_settle_fence(test, obj, 2);
+	struct sync_fence *ab = new_merge(test, a, b);
+
+	KUNIT_EXPECT_NE(test, a->fence->context, b->fence->context);
+	KUNIT_EXPECT_EQ(test, num_points(ab), 2u);
+
+	settle_point(b);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(b->fence));
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, 0), -ETIME);
+	settle_point(a);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, 0), 0);
+}
+
 static void merge_same_timeline_keeps_later(struct kunit *test)
 {
 	struct syncfw_timeline *obj = new_timeline(test);
@@ -662,6 +731,7 @@ static struct kunit_case syncfw_test_cases[] = {
 	KUNIT_CASE(merge_same_timeline_keeps_later),
 	KUNIT_CASE(merge_with_itself_yields_one),
 	KUNIT_CASE(merge_spans_k_timelines),
+	KUNIT_CASE(unordered_points_merge_as_two),
 	KUNIT_CASE(merged_fence_reports_error),
 	KUNIT_CASE(merged_error_survives_check),
 	KUNIT_CASE(merge_of_failed_point_fails),

@@ -49,10 +49,16 @@ struct syncfw_timeline;
  *			may run without the timeline's lock
  * @pt_value_str:	optional, writes the value of @pt into @str; runs only
  *			for published points
+ * @unordered:		the points settle in no particular order (each has a
+ *			status of its own, not a position on the timeline), so
+ *			each gets a dma_fence context of its own; seqnos then
+ *			only name points in the dumps
  *
  * Points are ordered by the seqnos given to sync_pt_create(): dma_fence,
  * SYNC_IOC_MERGE and DRM all compare them, so a timeline has no other
- * order. Without the value_str ops the dumps print seqnos.
+ * order. dma_fence requires the fences of one context to signal in that
+ * order; a timeline whose points cannot must be @unordered. Without the
+ * value_str ops the dumps print seqnos.
  */
 struct sync_timeline_ops {
 	struct module *owner;
@@ -63,6 +69,7 @@ struct sync_timeline_ops {
 	void (*timeline_value_str)(struct syncfw_timeline *obj, char *str,
 				   int size);
 	void (*pt_value_str)(struct syncfw_pt *pt, char *str, int size);
+	bool unordered;
 };
 
 /**
@@ -71,7 +78,8 @@ struct sync_timeline_ops {
  *			by every point
  * @ops:		the implementation
  * @name:		for dumps and SYNC_IOC_FILE_INFO's obj_name
- * @context:		the dma_fence context shared by all points
+ * @context:		the dma_fence context shared by all points, unless
+ *			&sync_timeline_ops.unordered
  * @lock:		the dma_fence lock of every point. Protects
  *			@destroyed and whatever &sync_timeline_ops.has_signaled
  *			reads: change that state only under @lock, and signal
