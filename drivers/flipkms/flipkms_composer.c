@@ -5,8 +5,8 @@
  * premultiplied alpha (the DRM default blend mode), then through the CRTC's
  * gamma LUT if it has one. It serves the DRM CRC interface (source "auto":
  * a CRC32 of the composed frame per vblank) and the frame.ppm debugfs file.
- * Composition reads the current state under the modeset locks, so the
- * shadow-plane mappings it uses stay valid.
+ * It composes the frame a vblank latched (flipkms_frame.h), which maps its
+ * own buffers, so no modeset lock is taken and no commit waits for it.
  */
 
 #include <linux/crc32.h>
@@ -21,23 +21,14 @@
 #include <drm/drm_color_mgmt.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
-#include <drm/drm_gem_atomic_helper.h>
-#include <drm/drm_modeset_lock.h>
 #include <drm/drm_vblank.h>
 
 #include "flipkms_drv.h"
+#include "flipkms_frame.h"
 
 /* One composed pixel; its layout is ARGB16161616's, which the CRC covers. */
 struct flipkms_pixel {
 	u16 b, g, r, a;
-};
-
-/* What a frame is made of, collected under the modeset locks. */
-struct flipkms_frame {
-	int width, height;
-	unsigned int num_planes;
-	const struct drm_plane_state *planes[2 + FLIPKMS_MAX_OVERLAYS];
-	const struct drm_color_lut *lut;	/* FLIPKMS_LUT_SIZE entries, or NULL */
 };
 
 static u16 expand(u32 value, unsigned int bits)
@@ -91,40 +82,6 @@ static void flipkms_blend(struct flipkms_pixel *dst,
 }
 
 /*
- * Collect the visible planes of @out's current state, lowest zpos first.
- * Call with the modeset locks held. Returns false if the CRTC is off.
- */
-static bool flipkms_collect(struct flipkms_output *out,
-			    struct flipkms_frame *frame)
-{
-	const struct drm_crtc_state *crtc_state = out->crtc.state;
-	const struct drm_plane_state *ps;
-	struct drm_plane *plane;
-	unsigned int i;
-
-	if (!crtc_state->active)
-		return false;
-
-	frame->width = crtc_state->mode.hdisplay;
-	frame->height = crtc_state->mode.vdisplay;
-	frame->lut = crtc_state->gamma_lut ? crtc_state->gamma_lut->data : NULL;
-	frame->num_planes = 0;
-	drm_for_each_plane_mask(plane, out->crtc.dev, crtc_state->plane_mask) {
-		ps = plane->state;
-		if (!ps->fb || !ps->visible ||
-		    frame->num_planes == ARRAY_SIZE(frame->planes))
-			continue;
-		/* Insertion sort: a handful of planes. */
-		for (i = frame->num_planes; i > 0 &&
-		     frame->planes[i - 1]->normalized_zpos > ps->normalized_zpos; i--)
-			frame->planes[i] = frame->planes[i - 1];
-		frame->planes[i] = ps;
-		frame->num_planes++;
-	}
-	return true;
-}
-
-/*
  * Entry i of the LUT is the output for input i / (size - 1) of full scale;
  * inputs between two entries are interpolated linearly, as hardware does.
  */
@@ -149,7 +106,7 @@ static void flipkms_apply_gamma(const struct flipkms_frame *frame,
 	u32 lo, hi, frac;
 	int x;
 
-	if (!lut)
+	if (!frame->has_lut)
 		return;
 	for (x = 0; x < frame->width; x++) {
 		flipkms_lut_index(line[x].r, &lo, &hi, &frac);
@@ -164,11 +121,10 @@ static void flipkms_apply_gamma(const struct flipkms_frame *frame,
 static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 				 struct flipkms_pixel *line)
 {
-	const struct drm_shadow_plane_state *shadow;
-	const struct drm_plane_state *ps;
+	const struct flipkms_frame_plane *fp;
 	const struct drm_framebuffer *fb;
 	struct flipkms_pixel px;
-	unsigned int i;
+	unsigned int i, cpp;
 	const u8 *row;
 	int x, sx, sy;
 
@@ -176,21 +132,17 @@ static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 		line[x] = (struct flipkms_pixel){ .a = 0xffff };
 
 	for (i = 0; i < frame->num_planes; i++) {
-		ps = frame->planes[i];
-		if (y < ps->dst.y1 || y >= ps->dst.y2)
+		fp = &frame->planes[i];
+		if (y < fp->dst.y1 || y >= fp->dst.y2)
 			continue;
-		fb = ps->fb;
-		shadow = container_of(ps, struct drm_shadow_plane_state, base);
-		if (!shadow->data[0].vaddr)
-			continue;
-		sy = (ps->src.y1 >> 16) + y - ps->dst.y1;
-		sx = ps->src.x1 >> 16;
-		row = (const u8 *)shadow->data[0].vaddr + sy * fb->pitches[0] +
-		      sx * fb->format->cpp[0];
-		for (x = max(ps->dst.x1, 0); x < min(ps->dst.x2, frame->width); x++) {
+		fb = fp->fb;
+		cpp = fb->format->cpp[0];
+		sy = (fp->src.y1 >> 16) + y - fp->dst.y1;
+		sx = fp->src.x1 >> 16;
+		row = (const u8 *)fp->data[0].vaddr + sy * fb->pitches[0] + sx * cpp;
+		for (x = max(fp->dst.x1, 0); x < min(fp->dst.x2, frame->width); x++) {
 			flipkms_read_pixel(fb->format->format,
-					   row + (x - ps->dst.x1) * fb->format->cpp[0],
-					   &px);
+					   row + (x - fp->dst.x1) * cpp, &px);
 			flipkms_blend(&line[x], &px);
 		}
 	}
@@ -234,65 +186,147 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 		if (ret)
 			return ret;
 	}
-	/*
-	 * The CRC core calls this with the CRTC lock held, which the work
-	 * takes: it checks for itself that CRCs are still wanted instead of
-	 * being waited for here.
-	 */
-	WRITE_ONCE(out->crc_enabled, enable);
+WRITE_ONCE(out->crc_enabled, enable);
 	if (!enable)
 		drm_crtc_vblank_put(crtc);
 	return 0;
 }
 
+/* The CRC of @frame, composed the first time it is asked for. */
+static int flipkms_frame_crc(struct flipkms_output *out,
+			     struct flipkms_frame *frame, u32 *crc)
+{
+	struct flipkms_pixel *line;
+	u32 value = 0;
+	int y;
+
+	/* Pairs with the release below: a frame's CRC is written once. */
+	if (smp_load_acquire(&frame->crc_done)) {
+		*crc = frame->crc;
+		return 0;
+	}
+	line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
+	for (y = 0; y < frame->height; y++) {
+		flipkms_compose_line(frame, y, line);
+		value = crc32_le(value, (const u8 *)line,
+				 frame->width * sizeof(*line));
+	}
+	kvfree(line);
+	atomic64_inc(&out->compositions);
+
+	frame->crc = value;
+	/* @crc before @crc_done, for readers that do not take crc_lock. */
+	smp_store_release(&frame->crc_done, true);
+	*crc = value;
+	return 0;
+}
+
+/* Call with crc_lock held: the entry of @vblank, showing CRC @crc. */
+static void flipkms_crc_entry(struct flipkms_output *out, u64 vblank, u32 crc)
+{
+	lockdep_assert_held(&out->crc_lock);
+	if (!drm_crtc_add_crc_entry(&out->crtc, true, vblank, &crc))
+		atomic64_inc(&out->crc_entries);
+}
+
+/*
+ * Entries go out in vblank order: the oldest queued request leaves the
+ * queue only once its entry is added, and the vblank timer adds an entry
+ * itself only when the queue is empty.
+ */
 static void flipkms_crc_work(struct work_struct *work)
 {
 	struct flipkms_output *out = container_of(work, struct flipkms_output,
 						  crc_work);
-	struct drm_device *drm = out->crtc.dev;
-	struct flipkms_pixel *line = NULL;
-	struct flipkms_frame frame;
-	u64 vblank = READ_ONCE(out->crc_frame);
-	bool active;
-	u32 crc = 0;
-	int y;
+	struct flipkms_crc_request req;
+	bool ok;
+	u32 crc;
 
-	drm_modeset_lock_all(drm);
-	active = READ_ONCE(out->crc_enabled) && flipkms_collect(out, &frame);
-	if (active)
-		line = kvmalloc_array(frame.width, sizeof(*line), GFP_KERNEL);
-	if (line) {
-		for (y = 0; y < frame.height; y++) {
-			flipkms_compose_line(&frame, y, line);
-			crc = crc32_le(crc, (const u8 *)line,
-				       frame.width * sizeof(*line));
+	for (;;) {
+		spin_lock_irq(&out->crc_lock);
+		if (!out->crc_len) {
+			spin_unlock_irq(&out->crc_lock);
+			return;
 		}
-	}
-	drm_modeset_unlock_all(drm);
+		req = out->crc_queue[out->crc_head];
+		spin_unlock_irq(&out->crc_lock);
 
-	if (line)
-		drm_crtc_add_crc_entry(&out->crtc, true, vblank, &crc);
-	kvfree(line);
+		/* Only this work takes requests off the queue. */
+		ok = !flipkms_frame_crc(out, req.frame, &crc);
+
+		spin_lock_irq(&out->crc_lock);
+		if (ok)
+			flipkms_crc_entry(out, req.vblank, crc);
+		else
+			atomic64_inc(&out->crc_dropped);
+		out->crc_head = (out->crc_head + 1) % FLIPKMS_CRC_QUEUE;
+		out->crc_len--;
+		spin_unlock_irq(&out->crc_lock);
+		flipkms_frame_put(req.frame);
+	}
 }
 
-/* From the vblank timer: a CRC of this frame, unless one is still due. */
+/**
+ * flipkms_composer_vblank() - the CRC entry of a vblank
+ * @out: the output, from its vblank timer
+ *
+ * Every vblank while CRCs are on gets an entry with the CRC of the frame it
+ * showed. A frame is composed once, in a work item; until its CRC is known
+ * the vblanks wait in order, and while FLIPKMS_CRC_QUEUE of them wait, new
+ * ones get no entry (counted in crc_dropped).
+ */
 void flipkms_composer_vblank(struct flipkms_output *out)
 {
-	if (!READ_ONCE(out->crc_enabled) || work_pending(&out->crc_work))
+	struct flipkms_frame *frame;
+	unsigned long flags;
+	unsigned int tail;
+	u64 vblank;
+
+	if (!READ_ONCE(out->crc_enabled))
 		return;
-	WRITE_ONCE(out->crc_frame, drm_crtc_vblank_count(&out->crtc));
-	queue_work(system_unbound_wq, &out->crc_work);
+	frame = flipkms_output_shown(out);
+	if (!frame)
+		return;
+	vblank = drm_crtc_vblank_count(&out->crtc);
+
+	spin_lock_irqsave(&out->crc_lock, flags);
+	/* Pairs with flipkms_frame_crc()'s release: @crc is written. */
+	if (!out->crc_len && smp_load_acquire(&frame->crc_done)) {
+		flipkms_crc_entry(out, vblank, frame->crc);
+	} else if (out->crc_len == FLIPKMS_CRC_QUEUE) {
+		atomic64_inc(&out->crc_dropped);
+	} else {
+		tail = (out->crc_head + out->crc_len) % FLIPKMS_CRC_QUEUE;
+		out->crc_queue[tail] = (struct flipkms_crc_request){
+			.vblank = vblank,
+			.frame = frame,
+		};
+		out->crc_len++;
+		frame = NULL;	/* the queue's reference now */
+		queue_work(system_unbound_wq, &out->crc_work);
+	}
+	spin_unlock_irqrestore(&out->crc_lock, flags);
+	flipkms_frame_put(frame);
 }
 
 int flipkms_composer_init(struct flipkms_output *out)
 {
+	spin_lock_init(&out->crc_lock);
 	INIT_WORK(&out->crc_work, flipkms_crc_work);
 	return 0;
 }
 
+/* After the vblank timer stopped: no request can come in any more. */
 void flipkms_composer_fini(struct flipkms_output *out)
 {
 	cancel_work_sync(&out->crc_work);
+	while (out->crc_len) {
+		flipkms_frame_put(out->crc_queue[out->crc_head].frame);
+		out->crc_head = (out->crc_head + 1) % FLIPKMS_CRC_QUEUE;
+		out->crc_len--;
+	}
 }
 
 /* frame.ppm: the frame on screen, composed when the file is opened. */
@@ -305,33 +339,30 @@ struct flipkms_ppm {
 static int flipkms_frame_open(struct inode *inode, struct file *file)
 {
 	struct flipkms_output *out = inode->i_private;
-	struct drm_device *drm = out->crtc.dev;
-	struct flipkms_pixel *line;
-	struct flipkms_frame frame;
+	struct flipkms_pixel *line = NULL;
+	struct flipkms_frame *frame;
 	struct flipkms_ppm *ppm;
-	int header, x, y, ret = 0;
+	int header, x, y;
 	u8 *rgb;
 
-	line = kvmalloc_array(FLIPKMS_MAX_WIDTH, sizeof(*line), GFP_KERNEL);
-	if (!line)
+	frame = flipkms_output_shown(out);
+	if (!frame)
+		return -ENODATA;
+	ppm = vmalloc(sizeof(*ppm) + 32 + (size_t)frame->width * frame->height * 3);
+	if (ppm)
+		line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
+	if (!line) {
+		vfree(ppm);
+		flipkms_frame_put(frame);
 		return -ENOMEM;
+	}
 
-	drm_modeset_lock_all(drm);
-	if (!flipkms_collect(out, &frame)) {
-		ret = -ENODATA;
-		goto out_unlock;
-	}
-	ppm = vmalloc(sizeof(*ppm) + 32 + (size_t)frame.width * frame.height * 3);
-	if (!ppm) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	header = snprintf(ppm->data, 32, "P6\n%d %d\n255\n", frame.width,
-			  frame.height);
+	header = snprintf(ppm->data, 32, "P6\n%d %d\n255\n", frame->width,
+			  frame->height);
 	rgb = (u8 *)ppm->data + header;
-	for (y = 0; y < frame.height; y++) {
-		flipkms_compose_line(&frame, y, line);
-		for (x = 0; x < frame.width; x++) {
+	for (y = 0; y < frame->height; y++) {
+		flipkms_compose_line(frame, y, line);
+		for (x = 0; x < frame->width; x++) {
 			*rgb++ = line[x].r >> 8;
 			*rgb++ = line[x].g >> 8;
 			*rgb++ = line[x].b >> 8;
@@ -340,10 +371,9 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 	ppm->size = rgb - (u8 *)ppm->data;
 	file->private_data = ppm;
 
-out_unlock:
-	drm_modeset_unlock_all(drm);
 	kvfree(line);
-	return ret;
+	flipkms_frame_put(frame);
+	return 0;
 }
 
 static ssize_t flipkms_frame_read(struct file *file, char __user *buf,

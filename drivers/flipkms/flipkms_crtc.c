@@ -19,6 +19,7 @@
 #include <drm/drm_vblank.h>
 
 #include "flipkms_drv.h"
+#include "flipkms_frame.h"
 
 /* Latching */
 
@@ -183,6 +184,7 @@ static void flipkms_latch(struct flipkms_output *out, u64 seqno,
 static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 				  bool force)
 {
+	struct flipkms_frame *old = NULL;
 	unsigned long flags;
 	LIST_HEAD(events);
 	bool pending;
@@ -195,8 +197,13 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 	if (pending) {
 		list_splice_init(&out->pending_events, &events);
 		out->pending = false;
+		/* On screen before the events let the commit clean up. */
+		old = out->shown;
+		out->shown = out->pending_frame;
+		out->pending_frame = NULL;
 	}
 	spin_unlock_irqrestore(&out->lock, flags);
+	flipkms_frame_put(old);
 
 	if (pending) {
 		flipkms_latch(out, seqno, &events, when);
@@ -356,9 +363,29 @@ static struct drm_crtc_state *flipkms_crtc_duplicate_state(struct drm_crtc *crtc
 	return &state->base;
 }
 
+/**
+ * flipkms_output_shown() - the frame on screen
+ * @out: the output
+ *
+ * Returns a reference to the frame the latest latch put on screen, or NULL
+ * while the CRTC is off.
+ */
+struct flipkms_frame *flipkms_output_shown(struct flipkms_output *out)
+{
+	struct flipkms_frame *frame;
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->lock, flags);
+	frame = flipkms_frame_get(out->shown);
+	spin_unlock_irqrestore(&out->lock, flags);
+	return frame;
+}
+
 static void flipkms_crtc_destroy_state(struct drm_crtc *crtc,
 				       struct drm_crtc_state *state)
 {
+	/* Only a checked state that was never flushed still has its frame. */
+	flipkms_frame_put(to_flipkms_crtc_state(state)->frame);
 	__drm_atomic_helper_crtc_destroy_state(state);
 	kfree(to_flipkms_crtc_state(state));
 }
@@ -427,7 +454,8 @@ static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 			       crtc->base.id, drm_color_lut_size(lut), FLIPKMS_LUT_SIZE);
 		return -EINVAL;
 	}
-	return 0;
+	/* The flush cannot fail: it gets the memory for its frame here. */
+	return flipkms_frame_alloc(to_flipkms_crtc_state(crtc_state));
 }
 
 static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
@@ -459,16 +487,25 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 {
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
 	struct drm_crtc_state *crtc_state = crtc->state;
+	struct flipkms_crtc_state *fstate = to_flipkms_crtc_state(crtc_state);
 	struct drm_pending_vblank_event *event = crtc_state->event;
-	u64 seqno = to_flipkms_crtc_state(crtc_state)->seqno;
+	struct flipkms_frame *frame = fstate->frame, *old;
+	u64 seqno = fstate->seqno;
 	LIST_HEAD(now);
 	bool queued;
 
 	crtc_state->event = NULL;
+	fstate->frame = NULL;
+	flipkms_frame_fill(frame, crtc_state);
 	if (event)
 		list_add_tail(&event->base.link, &now);
 
 	if (!crtc_state->active || drm_crtc_vblank_get(crtc)) {
+		spin_lock_irq(&out->lock);
+		old = out->shown;
+		out->shown = frame;
+		spin_unlock_irq(&out->lock);
+		flipkms_frame_put(old);
 		flipkms_latch(out, seqno, &now, READ_ONCE(out->last_vblank));
 		return;
 	}
@@ -479,7 +516,11 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	out->pending_seqno = max(out->pending_seqno, seqno);
 	out->pending_flushed = ktime_get();
 	list_splice_tail(&now, &out->pending_events);
+	/* A frame superseded before any vblank latched it is never shown. */
+	old = out->pending_frame;
+	out->pending_frame = frame;
 	spin_unlock_irq(&out->lock);
+	flipkms_frame_put(old);
 
 	if (queued)
 		drm_crtc_vblank_put(crtc);
@@ -561,4 +602,10 @@ void flipkms_crtc_fini(struct flipkms_output *out)
 	flipkms_flush_delayed_signals(out);
 	flipkms_timeline_destroy(out->timeline);
 	out->timeline = NULL;
+	/* Off since the shutdown: nothing left on screen or pending. */
+	flipkms_frame_put(out->pending_frame);
+	out->pending_frame = NULL;
+	flipkms_frame_put(out->shown);
+	out->shown = NULL;
+	flipkms_frames_drain();
 }

@@ -52,6 +52,10 @@ static int flipkms_status_show(struct seq_file *m, void *data)
 			   atomic64_read(&out->missed_vblanks),
 			   atomic64_read(&out->dropped_vblanks),
 			   atomic64_read(&out->flips));
+		seq_printf(m, "  compositions %lld, crc entries %lld, crc dropped %lld\n",
+			   atomic64_read(&out->compositions),
+			   atomic64_read(&out->crc_entries),
+			   atomic64_read(&out->crc_dropped));
 		seq_printf(m, "  refresh_hz %u, signal_delay_us %u, drop_vblanks %d, stall_commit_ms %d, fence_error %d\n",
 			   READ_ONCE(out->refresh), READ_ONCE(out->signal_delay_us),
 			   atomic_read(&out->drop_vblanks),

@@ -32,18 +32,35 @@
 /* Entries of the GAMMA_LUT, as many as most hardware offers. */
 #define FLIPKMS_LUT_SIZE	256
 
+struct flipkms_frame;
 struct flipkms_infences;
 struct flipkms_timeline;
+
+/* Vblanks whose CRC may wait for a composition; later ones are dropped. */
+#define FLIPKMS_CRC_QUEUE	64
 
 /**
  * struct flipkms_crtc_state - CRTC state with the commit's flip number
  * @base:	the DRM state
  * @seqno:	the commit's point on the CRTC's flip timeline, 0 until the
  *		commit is accepted (or its out-fence is created)
+ * @frame:	what the commit shows (NULL: the CRTC is off), allocated by
+ *		atomic_check and filled in and queued by the flush
  */
 struct flipkms_crtc_state {
 	struct drm_crtc_state base;
 	u64 seqno;
+	struct flipkms_frame *frame;
+};
+
+/**
+ * struct flipkms_crc_request - a vblank whose CRC entry is still due
+ * @vblank:	its count
+ * @frame:	the frame it showed (a reference)
+ */
+struct flipkms_crc_request {
+	u64 vblank;
+	struct flipkms_frame *frame;
 };
 
 /**
@@ -61,8 +78,9 @@ struct flipkms_crtc_state {
  * @last_vblank:	ideal time of the latest vblank, as the core sees it
  * @timeline:		completed flips: the vblank that shows commit N
  *			advances it to N
- * @lock:		protects @next_seqno and the @pending_* fields, and
- *			orders a flush against the vblank that latches it
+ * @lock:		protects @next_seqno, @shown and the @pending_*
+ *			fields, and orders a flush against the vblank that
+ *			latches it
  * @next_seqno:		the number the next commit gets
  * @pending:		flushed commits wait for their vblank
  * @pending_seqno:	the latest of their numbers
@@ -70,6 +88,9 @@ struct flipkms_crtc_state {
  *			ideal time is earlier cannot have latched it
  * @pending_events:	their events (linked through base.link), sent when
  *			they are latched
+ * @pending_frame:	the frame of the latest of them
+ * @shown:		the frame on screen since the latest latch (NULL
+ *			while the CRTC is off)
  * @vblanks:		vblanks handled
  * @missed_vblanks:	vblanks the timer fired too late to handle
  * @flips:		commits latched
@@ -83,8 +104,16 @@ struct flipkms_crtc_state {
  *			this (negated) errno
  * @delayed:		delayed signals not yet done, under @lock
  * @crc_enabled:	CRCs are computed for every vblank
- * @crc_work:		computes the CRC of the frame on screen
- * @crc_frame:		the vblank count @crc_work reports for
+ * @crc_lock:		protects @crc_queue, @crc_head and @crc_len, and
+ *			keeps CRC entries in vblank order
+ * @crc_queue:		vblanks whose entry waits for their frame's CRC,
+ *			a ring of @crc_len from @crc_head
+ * @crc_head:		the oldest of them
+ * @crc_len:		how many
+ * @crc_work:		composes the frames of @crc_queue
+ * @compositions:	frames composed for CRCs
+ * @crc_entries:	CRC entries added
+ * @crc_dropped:	vblanks left without an entry: @crc_queue was full
  */
 struct flipkms_output {
 	struct drm_crtc crtc;
@@ -105,6 +134,8 @@ struct flipkms_output {
 	u64 pending_seqno;
 	ktime_t pending_flushed;
 	struct list_head pending_events;
+	struct flipkms_frame *pending_frame;
+	struct flipkms_frame *shown;
 
 	atomic64_t vblanks;
 	atomic64_t missed_vblanks;
@@ -120,8 +151,14 @@ struct flipkms_output {
 	struct list_head delayed;
 
 	bool crc_enabled;
+	spinlock_t crc_lock; /* see @crc_lock above */
+	struct flipkms_crc_request crc_queue[FLIPKMS_CRC_QUEUE];
+	unsigned int crc_head;
+	unsigned int crc_len;
 	struct work_struct crc_work;
-	u64 crc_frame;
+	atomic64_t compositions;
+	atomic64_t crc_entries;
+	atomic64_t crc_dropped;
 };
 
 /**
@@ -164,6 +201,12 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 void flipkms_crtc_fini(struct flipkms_output *out);
 void flipkms_assign_seqnos(struct drm_atomic_state *state);
 void flipkms_stall_commits(struct drm_atomic_state *state);
+struct flipkms_frame *flipkms_output_shown(struct flipkms_output *out);
+
+/* flipkms_frame.c */
+int flipkms_frame_alloc(struct flipkms_crtc_state *fstate);
+void flipkms_frame_fill(struct flipkms_frame *frame,
+			const struct drm_crtc_state *crtc_state);
 
 /* flipkms_plane.c */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,

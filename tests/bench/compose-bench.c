@@ -4,13 +4,14 @@
  * per second at 1920x1080 with a primary plane, a full-screen ARGB8888
  * overlay and a 64x64 ARGB8888 cursor.
  *
- * Both flipkms and vkms compose a CRTC's planes for every vblank while a CRC
- * source is set, skipping vblanks the composer cannot keep up with; the mode
- * runs at 240 Hz so that the vblank rate is rarely the limit. Counting CRC
- * entries is not enough: vkms adds one for every vblank a composition
- * covered, skipped ones included, all at once when it finishes. So a
- * composition is a burst of entries: entries read within 1 ms of the
- * previous one belong to the same composition. Frames per second are
+ * The primary plane flips between two buffers at every vblank, so that every
+ * frame is new, while a CRC source is set; the mode runs at 240 Hz so that
+ * the vblank rate is rarely the limit. vkms composes for every vblank,
+ * skipping those it cannot keep up with, and adds an entry for each vblank
+ * a composition covered, all at once when it finishes: there a composition
+ * is a burst of entries read within 1 ms of each other. flipkms composes
+ * each latched frame once and counts its compositions itself
+ * (flipkms_status), which is what is reported for it. Frames per second are
  * compositions per second of wall time; frames per vblank says whether the
  * composer keeps up (1.0). Prints one JSON object.
  *
@@ -18,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +37,31 @@ static void fail(const char *what, int err)
 	exit(1);
 }
 
+/* flipkms's count of compositions on CRTC 0, or -1 elsewhere. */
+static long flipkms_compositions(const char *crtc_dir)
+{
+	char path[160], line[256];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " compositions %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
-	struct kms_fb primary, overlay, cursor;
+	struct kms_fb primary, primary2, overlay, cursor;
+	struct pollfd pfd[2];
+	struct kms_event ev;
+	long composed0, composed;
+	unsigned int flips = 0;
 	drmModeAtomicReq *req;
 	drmModeModeInfo mode;
 	struct kms_pipe pipe;
@@ -74,6 +98,7 @@ int main(int argc, char **argv)
 	mode.vtotal = 1111;
 	mode = kms_mode_at_refresh(&mode, HZ);
 	if (kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 1, &primary) ||
+	    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 4, &primary2) ||
 	    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_ARGB8888, 2, &overlay) ||
 	    kms_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, 3, &cursor))
 		fail("framebuffers", ENOMEM);
@@ -103,12 +128,27 @@ int main(int argc, char **argv)
 	n = read(data, line, sizeof(line) - 1);
 	start = now_ns();
 	prev = start;
+	composed0 = flipkms_compositions(dir);
 	if (n > 0) {
 		line[n] = '\0';
 		sscanf(line, "%lx %lx", &first, &crc);
 		last = first;
 	}
+	if (kms_flip(&dev, &pipe, &primary2, NULL, -1, 1))
+		fail("flip", errno);
+	pfd[0] = (struct pollfd){ .fd = data, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = dev.fd, .events = POLLIN };
 	while (n > 0 && now_ns() - start < (int64_t)(seconds * 1e9)) {
+		if (poll(pfd, 2, 5000) <= 0)
+			fail("poll", errno ? errno : ETIMEDOUT);
+		if (pfd[1].revents & POLLIN) {
+			/* Flipped: flip again, to the other buffer. */
+			if (kms_next_event(&dev, 0, &ev) == 1 &&
+			    kms_flip(&dev, &pipe, ++flips % 2 ? &primary : &primary2, NULL, -1, 1))
+				fail("flip", errno);
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		n = read(data, line, sizeof(line) - 1);
 		if (n <= 0)
 			break;
@@ -121,6 +161,10 @@ int main(int argc, char **argv)
 		}
 		prev = t;
 	}
+	composed = flipkms_compositions(dir);
+	if (composed0 >= 0 && composed >= composed0)
+		frames = composed - composed0;
+	kms_next_event(&dev, 1000, &ev);
 	seconds = (now_ns() - start) / 1e9;
 	close(data);
 	printf("{ \"driver\": \"%s\", \"mode\": \"1920x1080@%d\", \"planes\": "

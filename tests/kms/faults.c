@@ -359,16 +359,8 @@ int main(int argc, char **argv)
 	struct kms_dev dev;
 
 	watchdog(60);
-	begin("setup");
-	require(driver && !strcmp(driver, "flipkms"), "these faults are flipkms's (usage: faults flipkms)");
-	require(kms_open(&dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");
-	require(kms_pipes(&dev, &pipe, 1) == 1, "a pipe");
-	require(kms_crtc_debugfs_dir(&dev, &pipe, crtc_dir, sizeof(crtc_dir)) == 0,
-		"flipkms debugfs directory");
-	require(kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888, 1,
-			      &fb[0]) == 0 &&
-		kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888, 2,
-			      &fb[1]) == 0, "framebuffers");
+	kms_flipkms_setup(driver, "these faults are flipkms's (usage: faults flipkms)",
+			  &dev, &pipe, crtc_dir, sizeof(crtc_dir), fb);
 	require(kms_modeset(&dev, &pipe, NULL, &fb[0]) == 0, "modeset");
 
 	test_signal_delay(&dev, &pipe, fb);

@@ -803,6 +803,20 @@ int kms_crtc_debugfs_dir(const struct kms_dev *dev, const struct kms_pipe *pipe,
 	return 0;
 }
 
+void kms_flipkms_setup(const char *driver, const char *usage, struct kms_dev *dev,
+		       struct kms_pipe *pipe, char *crtc_dir, size_t len, struct kms_fb fb[2])
+{
+	begin("setup");
+	require(driver && !strcmp(driver, "flipkms"), usage);
+	require(kms_open(dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");
+	require(kms_pipes(dev, pipe, 1) == 1, "a pipe");
+	require(kms_crtc_debugfs_dir(dev, pipe, crtc_dir, len) == 0, "flipkms debugfs directory");
+	require(kms_fb_create(dev->fd, pipe->mode.hdisplay, pipe->mode.vdisplay,
+			      DRM_FORMAT_XRGB8888, 1, &fb[0]) == 0 &&
+		kms_fb_create(dev->fd, pipe->mode.hdisplay, pipe->mode.vdisplay,
+			      DRM_FORMAT_XRGB8888, 2, &fb[1]) == 0, "framebuffers");
+}
+
 long kms_frame_pixel(const char *crtc_dir, int x, int y)
 {
 	unsigned char rgb[3];

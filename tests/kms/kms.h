@@ -208,6 +208,13 @@ int kms_fence_polled(int fd);
 /* /sys/kernel/debug/dri/<minor>/crtc-<index> of @pipe into @buf; 0 or -1. */
 int kms_crtc_debugfs_dir(const struct kms_dev *dev, const struct kms_pipe *pipe,
 			 char *buf, size_t len);
+/*
+ * The set-up of a flipkms-only test: @driver must be flipkms (else @usage
+ * fails the setup), its first pipe, that pipe's debugfs directory into
+ * @crtc_dir, and two XRGB8888 framebuffers of its preferred mode's size.
+ */
+void kms_flipkms_setup(const char *driver, const char *usage, struct kms_dev *dev,
+		       struct kms_pipe *pipe, char *crtc_dir, size_t len, struct kms_fb fb[2]);
 /* Pixel (@x, @y) of @crtc_dir/frame.ppm as 0xRRGGBB, or -1. */
 long kms_frame_pixel(const char *crtc_dir, int x, int y);
 

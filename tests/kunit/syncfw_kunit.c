@@ -177,10 +177,12 @@ static struct syncfw_pt *new_pt(struct kunit *test, struct syncfw_timeline *obj,
 		      free_pt_res);
 }
 
-static struct sync_fence *new_fence(struct kunit *test,
-				    struct syncfw_timeline *obj, u32 value)
+/* A fence on a point of @size bytes (the implementation's struct). */
+static struct sync_fence *new_sized_fence(struct kunit *test,
+					  struct syncfw_timeline *obj, int size,
+					  u64 value)
 {
-	struct syncfw_pt *pt = sync_pt_create(obj, sizeof(*pt), value);
+	struct syncfw_pt *pt = sync_pt_create(obj, size, value);
 	struct sync_fence *fence;
 
 	KUNIT_ASSERT_NOT_NULL(test, pt);
@@ -188,6 +190,12 @@ static struct sync_fence *new_fence(struct kunit *test,
 	if (!fence)
 		sync_pt_free(pt);
 	return manage(test, fence, free_fence_res);
+}
+
+static struct sync_fence *new_fence(struct kunit *test,
+				    struct syncfw_timeline *obj, u32 value)
+{
+	return new_sized_fence(test, obj, sizeof(struct syncfw_pt), value);
 }
 
 static struct sync_fence *new_merge(struct kunit *test, struct sync_fence *a,
@@ -381,21 +389,6 @@ static void cross_timeline_release_in_callback(struct kunit *test)
 
 /* --- merges (seeds 005, 010) ------------------------------------------------- */
 
-static struct sync_fence *new_settle_fence(struct kunit *test,
-					   struct syncfw_timeline *obj,
-					   u64 seqno)
-{
-	struct syncfw_pt *pt = sync_pt_create(obj, sizeof(struct settle_pt),
-					      seqno);
-	struct sync_fence *fence;
-
-	KUNIT_ASSERT_NOT_NULL(test, pt);
-	fence = sync_fence_create("kunit", pt);
-	if (!fence)
-		sync_pt_free(pt);
-	return manage(test, fence, free_fence_res);
-}
-
 static void settle_point(struct sync_fence *fence)
 {
 	struct syncfw_pt *pt = container_of(fence->fence, struct syncfw_pt, base);
@@ -418,8 +411,8 @@ static void unordered_points_merge_as_two(struct kunit *test)
 						  sizeof(struct syncfw_timeline),
 						  "kunit-unordered"),
 		       free_timeline_res);
-	struct sync_fence *a = new_settle_fence(test, obj, 1);
-	struct sync_fence *b = new_settle_fence(test, obj, 2);
+	struct sync_fence *a = new_sized_fence(test, obj, sizeof(struct settle_pt), 1);
+	struct sync_fence *b = new_sized_fence(test, obj, sizeof(struct settle_pt), 2);
 	struct sync_fence *ab = new_merge(test, a, b);
 
 	KUNIT_EXPECT_NE(test, a->fence->context, b->fence->context);
