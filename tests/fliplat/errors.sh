@@ -43,7 +43,12 @@ fi
 # A second fliplat while one holds DRM master on the card.
 "$fliplat" --no-progress -q --device "$card" --duration 3 --warmup 0 >/dev/null 2>&1 &
 pid=$!
-sleep 1
+# Until the first one is master (the DRM core's client list says so).
+clients=/sys/kernel/debug/dri/${card#/dev/dri/card}/clients
+for i in $(seq 100); do
+	awk -v pid=$pid '$2 == pid && $4 == "y" { found = 1 } END { exit !found }' "$clients" && break
+	sleep 0.1
+done
 expect busy-device 5 "busy" --device "$card" --flips 1
 wait $pid
 check first-run-unaffected "$?" "the master's run failed"

@@ -25,10 +25,12 @@ holds delay-shifts-signal-by-3000-us delay \
 	"expected event - signal = -3000 us"
 holds delay-keeps-wake-after-signal delay '.summary["wake-signal"].min >= 0' "expected wake >= signal"
 
+# Injected once fliplat is flipping (10 flips latched), not before its modeset.
+base=$(latched "$ctl")
 "$fliplat" --no-progress -q --device "$card" --duration 2 --warmup 3 \
 	--json "$scratch/drop.json" --csv "$scratch/drop.csv" >"$scratch/drop.out" 2>&1 &
 pid=$!
-sleep 1
+latched_more "$ctl" "$base" 10 || echo "# drop: fliplat latched no 10 flips in 10 s"
 echo 3 >"$ctl/drop_vblanks"
 wait $pid
 rc=$?
@@ -42,10 +44,11 @@ check drop-shows-as-3-missed-vblanks "$([ "$three" -eq 1 ] && [ "$more" -eq 0 ];
 	"expected one flip with 3 missed vblanks (4 if it also missed one), got $(csv drop '$col["missed_vblanks"] > 0 { printf "%s ", $col["missed_vblanks"] }')"
 
 # Set during the run: fliplat's own modeset would otherwise take the error.
+base=$(latched "$ctl")
 "$fliplat" --no-progress -q --device "$card" --duration 1.5 --warmup 0 \
 	--csv "$scratch/error.csv" >"$scratch/error.out" 2>&1 &
 pid=$!
-sleep 0.7
+latched_more "$ctl" "$base" 10 || echo "# error: fliplat latched no 10 flips in 10 s"
 echo 5 >"$ctl/fence_error"
 wait $pid
 rc=$?

@@ -60,6 +60,23 @@ csv() {
 		'"$prog" "$file"
 }
 
+# latched CTL: flips CRTC 0 of the flipkms whose crtc-0 debugfs dir is CTL
+# has latched, from flipkms_status.
+latched() {
+	awk '/flips [0-9]+/ { for (i = 1; i < NF; i++) if ($i == "flips") print $(i + 1) + 0; exit }' \
+		"$1/../flipkms_status"
+}
+
+# latched_more CTL BASE N: waits up to 10 s for N flips more than BASE.
+latched_more() {
+	local i
+	for i in $(seq 100); do
+		[ $(($(latched "$1") - $2)) -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 finish() {
 	[ $failures -eq 0 ]
 }

