@@ -212,6 +212,9 @@ static int __init flipkms_init(void)
 		       FLIPKMS_MAX_OUTPUTS, FLIPKMS_MAX_OVERLAYS);
 		return -EINVAL;
 	}
+	ret = flipkms_output_parse_params();
+	if (ret)
+		return ret;
 
 	pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
 	if (IS_ERR(pdev))

@@ -229,7 +229,13 @@ void flipkms_debugfs_init(struct drm_minor *minor);
 void flipkms_debugfs_crtc_init(struct flipkms_output *out);
 
 /* flipkms_output.c */
+int flipkms_output_parse_params(void);
 int flipkms_output_init(struct flipkms_output *out, unsigned int index);
+
+/* flipkms_edid.c */
+bool flipkms_edid_fits(const struct drm_display_mode *mode);
+void flipkms_edid_build(u8 *edid, unsigned int index,
+			const struct drm_display_mode *preferred);
 
 /* flipkms_infence.c */
 struct flipkms_infences *flipkms_infences_create(struct drm_device *drm);

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
- * Outputs: a virtual encoder and connector per CRTC. The connector offers
- * the DMT modes from 1024x768 up, 1920x1080 preferred, plus CVT modes up to
- * 3840x2160 and 1920x1080 at the other rates compositors are tested at.
+ * Outputs: a virtual encoder and connector per CRTC. Each connector has an
+ * EDID of its own (flipkms_edid.c) and offers the DMT modes from 640x480
+ * up to 3840x2160, plus CVT modes up to 3840x2160 and 1920x1080 at the
+ * other rates compositors are tested at. The preferred mode's size is a
+ * module parameter, its rate the output's refresh_hz. An EDID set through
+ * the DRM core's debugfs edid_override stands for the whole monitor: the
+ * connector then offers its modes only.
  */
+
+#include <linux/module.h>
 
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_edid.h>
@@ -11,6 +17,18 @@
 #include <drm/drm_probe_helper.h>
 
 #include "flipkms_drv.h"
+
+#define FLIPKMS_MODES_MIN_WIDTH		640
+#define FLIPKMS_MODES_MIN_HEIGHT	480
+#define FLIPKMS_MODES_MAX_WIDTH		3840
+#define FLIPKMS_MODES_MAX_HEIGHT	2160
+
+static char *preferred_mode = "1920x1080";
+module_param(preferred_mode, charp, 0444);
+MODULE_PARM_DESC(preferred_mode,
+		 "Size of every output's preferred mode, WxH from 640x480 to 3840x2160 (default 1920x1080)");
+
+static unsigned int preferred_width, preferred_height;
 
 /* Modes beyond the DMT table: 1920x1080 at other rates, 2560x1440, 4K. */
 static const struct {
@@ -21,42 +39,98 @@ static const struct {
 	{ 3840, 2160, 60 },
 };
 
+/**
+ * flipkms_output_parse_params() - check the outputs' module parameters
+ *
+ * Returns 0, or -EINVAL with a message for a preferred_mode that is not
+ * WxH within the offered range.
+ */
+int flipkms_output_parse_params(void)
+{
+	unsigned int w, h;
+	char end;
+
+	if (sscanf(preferred_mode, "%ux%u%c", &w, &h, &end) != 2 ||
+	    w < FLIPKMS_MODES_MIN_WIDTH || w > FLIPKMS_MODES_MAX_WIDTH ||
+	    h < FLIPKMS_MODES_MIN_HEIGHT || h > FLIPKMS_MODES_MAX_HEIGHT) {
+		pr_err("flipkms: preferred_mode must be WxH from %ux%u to %ux%u, not '%s'\n",
+		       FLIPKMS_MODES_MIN_WIDTH, FLIPKMS_MODES_MIN_HEIGHT,
+		       FLIPKMS_MODES_MAX_WIDTH, FLIPKMS_MODES_MAX_HEIGHT, preferred_mode);
+		return -EINVAL;
+	}
+	preferred_width = w;
+	preferred_height = h;
+	return 0;
+}
+
 static inline struct flipkms_output *connector_to_flipkms_output(struct drm_connector *connector)
 {
 	return container_of(connector, struct flipkms_output, connector);
 }
 
 /*
- * The preferred mode is 1920x1080 at the output's refresh rate: DMT's at
- * 60 Hz, CVT with reduced blanking at any other rate set through debugfs.
+ * The preferred size at @refresh: DMT's mode if the table has one (60 Hz),
+ * else CVT with reduced blanking, which rounds the width down to a
+ * multiple of 8.
  */
-static int flipkms_connector_add_preferred(struct drm_connector *connector)
+static struct drm_display_mode *flipkms_preferred(struct drm_device *drm,
+						  u32 refresh)
 {
-	u32 refresh = READ_ONCE(connector_to_flipkms_output(connector)->refresh);
-	struct drm_display_mode *mode;
+	struct drm_display_mode *mode = NULL;
 
-	if (refresh == 60) {
-		drm_set_preferred_mode(connector, 1920, 1080);
-		return 0;
-	}
-
-	mode = drm_cvt_mode(connector->dev, 1920, 1080, refresh, true, false,
-			    false);
+	if (refresh == 60)
+		mode = drm_mode_find_dmt(drm, preferred_width, preferred_height,
+					 60, false);
 	if (!mode)
-		return 0;
-	mode->type = DRM_MODE_TYPE_DRIVER | DRM_MODE_TYPE_PREFERRED;
-	drm_mode_probed_add(connector, mode);
-	return 1;
+		mode = drm_cvt_mode(drm, preferred_width, preferred_height,
+				    refresh, true, false, false);
+	return mode;
+}
+
+/*
+ * The generated EDID, whose first detailed timing is the preferred mode
+ * (at 60 Hz when the preferred rate does not fit a detailed timing).
+ */
+static int flipkms_connector_add_edid(struct drm_connector *connector,
+				      const struct drm_display_mode *preferred)
+{
+	struct flipkms_output *out = connector_to_flipkms_output(connector);
+	struct drm_display_mode *dtd = NULL;
+	u8 edid[EDID_LENGTH];
+	int count;
+
+	if (!flipkms_edid_fits(preferred)) {
+		dtd = flipkms_preferred(connector->dev, 60);
+		if (!dtd)
+			return 0;
+	}
+	flipkms_edid_build(edid, drm_crtc_index(&out->crtc), dtd ?: preferred);
+	if (dtd)
+		drm_mode_destroy(connector->dev, dtd);
+
+	drm_connector_update_edid_property(connector, (struct edid *)edid);
+	count = drm_add_edid_modes(connector, (struct edid *)edid);
+	return count;
 }
 
 static int flipkms_connector_get_modes(struct drm_connector *connector)
 {
-	struct drm_display_mode *mode;
+	u32 refresh = READ_ONCE(connector_to_flipkms_output(connector)->refresh);
+	struct drm_display_mode *mode, *preferred;
 	int count, i;
 
-	count = drm_add_modes_noedid(connector, 3840, 2160);
-	count += flipkms_connector_add_preferred(connector);
+	if (connector->override_edid)
+		return drm_add_edid_modes(connector,
+					  connector->edid_blob_ptr->data);
 
+	preferred = flipkms_preferred(connector->dev, refresh);
+	if (!preferred)
+		return drm_add_modes_noedid(connector, FLIPKMS_MODES_MAX_WIDTH,
+					    FLIPKMS_MODES_MAX_HEIGHT);
+
+	count = flipkms_connector_add_edid(connector, preferred);
+	count += drm_add_modes_noedid(connector, FLIPKMS_MODES_MAX_WIDTH,
+				      FLIPKMS_MODES_MAX_HEIGHT);
 	for (i = 0; i < ARRAY_SIZE(flipkms_extra_modes); i++) {
 		mode = drm_cvt_mode(connector->dev, flipkms_extra_modes[i].width,
 				    flipkms_extra_modes[i].height,
@@ -69,14 +143,21 @@ static int flipkms_connector_get_modes(struct drm_connector *connector)
 		count++;
 	}
 
-	return count;
+	/* Exactly one preferred mode: ours, whatever the EDID marked. */
+	list_for_each_entry(mode, &connector->probed_modes, head)
+		mode->type &= ~DRM_MODE_TYPE_PREFERRED;
+	preferred->type = DRM_MODE_TYPE_DRIVER | DRM_MODE_TYPE_PREFERRED;
+	drm_mode_probed_add(connector, preferred);
+
+	return count + 1;
 }
 
-/* The offered list starts at 1024x768; user modes go through the CRTC. */
+/* Modes from 640x480 are offered; smaller user modes go through the CRTC. */
 static enum drm_mode_status flipkms_connector_mode_valid(struct drm_connector *connector,
 							 struct drm_display_mode *mode)
 {
-	if (mode->hdisplay < 1024 || mode->vdisplay < 768)
+	if (mode->hdisplay < FLIPKMS_MODES_MIN_WIDTH ||
+	    mode->vdisplay < FLIPKMS_MODES_MIN_HEIGHT)
 		return MODE_BAD;
 	return MODE_OK;
 }
@@ -126,6 +207,8 @@ int flipkms_output_init(struct flipkms_output *out, unsigned int index)
 		return ret;
 	drm_connector_helper_add(&out->connector,
 				 &flipkms_connector_helper_funcs);
+	/* The core gives virtual connectors none: ours has an EDID. */
+	drm_connector_attach_edid_property(&out->connector);
 
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }

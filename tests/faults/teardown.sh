@@ -39,6 +39,17 @@ for n in 0 1 2; do
 	grep -q '^flipkms ' /proc/modules && fail "fail-output-$n-leaves-nothing" "flipkms is loaded" ||
 		pass "fail-output-$n-leaves-nothing"
 done
+# A preferred_mode that is not WxH in 640x480..3840x2160 fails the load.
+for bad in 123x45 4000x2160 1920 1920x1080x60; do
+	grep -q '^flipkms ' /proc/modules && mp -r flipkms
+	if mp flipkms preferred_mode=$bad 2>"$tmp/load"; then
+		fail "preferred-mode-$bad-refused" "the load succeeded"
+	else
+		grep -q 'Invalid argument' "$tmp/load" && pass "preferred-mode-$bad-refused" ||
+			fail "preferred-mode-$bad-refused" "expected EINVAL, got: $(cat "$tmp/load")"
+	fi
+done
+grep -q '^flipkms ' /proc/modules && mp -r flipkms
 mp flipkms && display_ok && pass load-after-failed-loads-works ||
 	fail load-after-failed-loads-works "reload or flips failed: $(tail -1 "$tmp/fliplat")"
 

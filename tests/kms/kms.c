@@ -790,6 +790,19 @@ int kms_fence_polled(int fd)
 	return n > 0 && (pfd.revents & POLLIN);
 }
 
+bool kms_connector_has_mode(int fd, uint32_t connector, unsigned int w, unsigned int h)
+{
+	drmModeConnector *c = drmModeGetConnector(fd, connector);
+	bool found = false;
+	int i;
+
+	for (i = 0; c && i < c->count_modes; i++)
+		if (c->modes[i].hdisplay == w && c->modes[i].vdisplay == h)
+			found = true;
+	drmModeFreeConnector(c);
+	return found;
+}
+
 /* --- flipkms's debugfs ------------------------------------------------- */
 
 int kms_crtc_debugfs_dir(const struct kms_dev *dev, const struct kms_pipe *pipe,

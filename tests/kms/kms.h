@@ -116,6 +116,8 @@ uint32_t kms_prop_id(int fd, uint32_t obj, uint32_t type, const char *name);
 /* A property's current value; -1 with errno ENOENT if there is none. */
 int kms_prop_get(int fd, uint32_t obj, uint32_t type, const char *name, uint64_t *value);
 
+/* Whether @connector offers a mode of @w x @h (probing it). */
+bool kms_connector_has_mode(int fd, uint32_t connector, unsigned int w, unsigned int h);
 /* One frame's duration from a mode's timings: 1e9 * htotal * vtotal / (clock * 1000) ns. */
 double kms_mode_period_ns(const drmModeModeInfo *mode);
 /* @base with its clock changed so that it refreshes at @hz, as a user mode. */

@@ -16,19 +16,6 @@
 
 #include "kms.h"
 
-static bool has_mode(int fd, uint32_t connector, unsigned int w, unsigned int h)
-{
-	drmModeConnector *c = drmModeGetConnector(fd, connector);
-	bool found = false;
-	int i;
-
-	for (i = 0; c && i < c->count_modes; i++)
-		if (c->modes[i].hdisplay == w && c->modes[i].vdisplay == h)
-			found = true;
-	drmModeFreeConnector(c);
-	return found;
-}
-
 /* 0 if a vblank of @pipe passes within the wait, else -errno. */
 static int wait_one_vblank(int fd, const struct kms_pipe *pipe)
 {
@@ -80,9 +67,9 @@ int main(int argc, char **argv)
 	if (!check("connector-connected", kms_pipes(&dev, &pipe, 1) == 1,
 		   "expected a connected connector with modes and a CRTC, got none"))
 		return finish();
-	check("connector-has-1024x768", has_mode(dev.fd, pipe.connector_id, 1024, 768),
+	check("connector-has-1024x768", kms_connector_has_mode(dev.fd, pipe.connector_id, 1024, 768),
 	      "expected a 1024x768 mode, got none");
-	check("connector-has-1920x1080", has_mode(dev.fd, pipe.connector_id, 1920, 1080),
+	check("connector-has-1920x1080", kms_connector_has_mode(dev.fd, pipe.connector_id, 1920, 1080),
 	      "expected a 1920x1080 mode, got none");
 	check("connector-has-preferred-mode", pipe.has_preferred,
 	      "expected a mode flagged preferred, got none (using %s)", pipe.mode.name);
