@@ -149,6 +149,45 @@ static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 	flipkms_apply_gamma(frame, line);
 }
 
+/**
+ * flipkms_compose_into() - write a frame into a buffer
+ * @frame:	the frame
+ * @fb:		an XRGB8888 or ARGB8888 framebuffer of the frame's size
+ * @vaddr:	its first colour plane, mapped
+ *
+ * Each channel is the composed one's upper 8 bits, alpha (or X) 0xff: the
+ * composed frame is opaque.
+ *
+ * Returns 0, or -EINVAL for a buffer that does not fit, -ENOMEM.
+ */
+int flipkms_compose_into(const struct flipkms_frame *frame,
+			 const struct drm_framebuffer *fb, void *vaddr)
+{
+	struct flipkms_pixel *line;
+	u8 *row;
+	int x, y;
+
+	if (fb->width != frame->width || fb->height != frame->height || !vaddr ||
+	    (fb->format->format != DRM_FORMAT_XRGB8888 &&
+	     fb->format->format != DRM_FORMAT_ARGB8888))
+		return -EINVAL;
+	line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
+	for (y = 0; y < frame->height; y++) {
+		flipkms_compose_line(frame, y, line);
+		row = (u8 *)vaddr + y * fb->pitches[0];
+		for (x = 0; x < frame->width; x++) {
+			row[4 * x] = line[x].b >> 8;
+			row[4 * x + 1] = line[x].g >> 8;
+			row[4 * x + 2] = line[x].r >> 8;
+			row[4 * x + 3] = 0xff;
+		}
+	}
+	kvfree(line);
+	return 0;
+}
+
 /* CRCs */
 
 static const char *const flipkms_crc_sources[] = { "auto" };

@@ -201,6 +201,8 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 		old = out->shown;
 		out->shown = out->pending_frame;
 		out->pending_frame = NULL;
+		if (out->shown)
+			flipkms_writeback_latched(out, out->shown);
 	}
 	spin_unlock_irqrestore(&out->lock, flags);
 	flipkms_frame_put(old);
@@ -504,6 +506,8 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		spin_lock_irq(&out->lock);
 		old = out->shown;
 		out->shown = frame;
+		if (frame)
+			flipkms_writeback_latched(out, frame);
 		spin_unlock_irq(&out->lock);
 		flipkms_frame_put(old);
 		flipkms_latch(out, seqno, &now, READ_ONCE(out->last_vblank));
@@ -602,6 +606,7 @@ void flipkms_crtc_fini(struct flipkms_output *out)
 	flipkms_flush_delayed_signals(out);
 	flipkms_timeline_destroy(out->timeline);
 	out->timeline = NULL;
+	flipkms_writeback_fini(out);
 	/* Off since the shutdown: nothing left on screen or pending. */
 	flipkms_frame_put(out->pending_frame);
 	out->pending_frame = NULL;

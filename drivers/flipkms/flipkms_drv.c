@@ -155,7 +155,10 @@ static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index
 	/* From here on teardown owns the CRTC's timers and timeline. */
 	fkms->num_ready++;
 
-	return flipkms_output_init(out, index);
+	ret = flipkms_output_init(out, index);
+	if (ret)
+		return ret;
+	return flipkms_writeback_init(out);
 }
 
 /* Only the outputs whose CRTC was set up: creation may have stopped early. */

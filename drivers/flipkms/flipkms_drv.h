@@ -15,6 +15,7 @@
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
 #include <drm/drm_plane.h>
+#include <drm/drm_writeback.h>
 
 #define FLIPKMS_MAX_OUTPUTS	4
 #define FLIPKMS_MAX_OVERLAYS	4
@@ -114,6 +115,11 @@ struct flipkms_crc_request {
  * @compositions:	frames composed for CRCs
  * @crc_entries:	CRC entries added
  * @crc_dropped:	vblanks left without an entry: @crc_queue was full
+ * @wb:			the writeback connector
+ * @wb_ready:		@wb is initialised, for teardown
+ * @wb_jobs:		writeback jobs queued, oldest first, under @lock
+ * @wb_work:		writes latched frames into their jobs' buffers
+ * @wb_prepared:	jobs prepared and not yet cleaned up
  */
 struct flipkms_output {
 	struct drm_crtc crtc;
@@ -159,6 +165,12 @@ struct flipkms_output {
 	atomic64_t compositions;
 	atomic64_t crc_entries;
 	atomic64_t crc_dropped;
+
+	struct drm_writeback_connector wb;
+	bool wb_ready;
+	struct list_head wb_jobs;
+	struct work_struct wb_work;
+	atomic_t wb_prepared;
 };
 
 /**
@@ -223,6 +235,14 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source);
 void flipkms_composer_vblank(struct flipkms_output *out);
 int flipkms_composer_init(struct flipkms_output *out);
 void flipkms_composer_fini(struct flipkms_output *out);
+int flipkms_compose_into(const struct flipkms_frame *frame,
+			 const struct drm_framebuffer *fb, void *vaddr);
+
+/* flipkms_writeback.c */
+int flipkms_writeback_init(struct flipkms_output *out);
+void flipkms_writeback_fini(struct flipkms_output *out);
+void flipkms_writeback_latched(struct flipkms_output *out,
+			       struct flipkms_frame *frame);
 
 /* flipkms_debugfs.c */
 void flipkms_debugfs_init(struct drm_minor *minor);

@@ -3,8 +3,8 @@
  * A frame: what one commit puts on a CRTC, captured when it is flushed,
  * with references that keep its buffers mapped for as long as anybody may
  * compose it. It is what the CRTC shows from the vblank that latches the
- * commit until the vblank that latches the next one; CRCs and frame.ppm
- * compose it without any modeset lock.
+ * commit until the vblank that latches the next one; CRCs, frame.ppm and
+ * writeback compose it without any modeset lock.
  */
 
 #ifndef _FLIPKMS_FRAME_H

@@ -85,11 +85,11 @@ int main(int argc, char **argv)
 	begin("setup");
 	require(kms_open(&dev, kms_driver_arg(argc, argv), KMS_CAP_ATOMIC) == 0, "open card");
 	n = kms_pipes(&dev, pipes, PIPES);
-	if (n < PIPES) {
-		skip("multi-crtc", "%s has %d CRTC%s with a connected connector, need %d",
-		     dev.driver, n, n == 1 ? "" : "s", PIPES);
-		return 0;
-	}
+	/* The manifest loads the driver with two outputs: fewer is a failure. */
+	if (n < PIPES)
+		comment("%s has %d CRTC%s with a connected connector", dev.driver, n,
+			n == 1 ? "" : "s");
+	require(n >= PIPES, "two CRTCs with a connected connector");
 	memset(st, 0, sizeof(st));
 	for (p = 0; p < PIPES; p++) {
 		st[p].pipe = pipes[p];

@@ -58,11 +58,16 @@ fi
 
 timeout 60 kmscube -A -D "/dev/dri/card$card" -v "$mode" -c 5 <"$dir/stdin" >"$dir/atomic" 2>&1
 rc=$?
-if [ $rc -ne 0 ] && grep -q 'eglDupNativeFenceFDANDROID' "$dir/atomic"; then
-	pass kmscube-atomic-refuses-without-native-fences
+# llvmpipe has no EGL_ANDROID_native_fence_sync today: that is Mesa's gap,
+# not a result, so it is a skip; a Mesa that has it must render.
+if [ $rc -eq 0 ]; then
+	grep -q 'Rendered [1-9]' "$dir/atomic" && pass kmscube-atomic-renders ||
+		fail kmscube-atomic-renders "exit 0 without rendering: $(tail -1 "$dir/atomic")"
+elif grep -q 'eglDupNativeFenceFDANDROID' "$dir/atomic"; then
+	echo "skip - kmscube-atomic-renders: llvmpipe lacks EGL_ANDROID_native_fence_sync (kmscube -A fails cleanly)"
 else
-	fail kmscube-atomic-refuses-without-native-fences \
-		"expected a clean failure naming eglDupNativeFenceFDANDROID, got exit $rc: $(tail -1 "$dir/atomic")"
+	fail kmscube-atomic-renders \
+		"expected frames, or a clean failure naming eglDupNativeFenceFDANDROID, got exit $rc: $(tail -1 "$dir/atomic")"
 fi
 # The display still flips after kmscube.
 before=$(flips)

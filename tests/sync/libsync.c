@@ -65,8 +65,17 @@ static void test_timeline_and_fence(void)
 	begin("fence-create-truncates-long-name");
 	g = sw_sync_fence_create(tl, "a-name-much-longer-than-thirty-one-bytes-in-total", 2);
 	check_succeeds("fence-create-truncates-long-name", g, errno);
-	if (g >= 0)
+	if (g >= 0) {
+		struct sync_file_info *fi = sync_file_info(g);
+
+		/* The sync_file's name holds 31 bytes and its NUL. */
+		check("fence-name-is-the-first-31-bytes",
+		      fi && !strcmp(fi->name, "a-name-much-longer-than-thirty-"),
+		      "expected \"a-name-much-longer-than-thirty-\", got %s%s%s",
+		      fi ? "\"" : "", fi ? fi->name : errno_name(errno), fi ? "\"" : "");
+		sync_file_info_free(fi);
 		close(g);
+	}
 
 	begin("inc-invalid-fd-ebadf");
 	CHECK_FAILS("inc-invalid-fd-ebadf", sw_sync_timeline_inc(-1, 1), EBADF);
@@ -154,8 +163,20 @@ static void test_merge_and_info(void)
 		not_ok("file-info-signalled-status", "expected info, got NULL/%s",
 		       errno_name(errno));
 	}
-	sync_file_info_free(NULL);
-	ok("file-info-free-null-is-harmless");
+	{
+		/* In a child: a free() of NULL that crashed must not take us down. */
+		pid_t child = fork();
+		int status = -1;
+
+		require(child >= 0, "fork");
+		if (!child) {
+			sync_file_info_free(NULL);
+			_exit(0);
+		}
+		waitpid(child, &status, 0);
+		check("file-info-free-null-is-harmless", WIFEXITED(status) && !WEXITSTATUS(status),
+		      "the child died (status %#x)", status);
+	}
 
 	begin("merge-invalid-fd1-ebadf");
 	CHECK_FAILS("merge-invalid-fd1-ebadf", sync_merge("x", -1, a), EBADF);

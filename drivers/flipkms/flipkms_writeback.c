@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * A writeback connector per CRTC (drm_writeback), the standard KMS way for
+ * a client to read back what the CRTC composed. A commit with a
+ * WRITEBACK_FB_ID queues a job; the vblank that latches the commit gives
+ * the job that commit's frame, and a work item composes the frame into the
+ * job's buffer (XRGB8888 or ARGB8888, the CRTC's mode size) and then
+ * signals WRITEBACK_OUT_FENCE_PTR's fence.
+ */
+
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_edid.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
+#include <drm/drm_writeback.h>
+
+#include "flipkms_drv.h"
+#include "flipkms_frame.h"
+
+/**
+ * struct flipkms_wb_job - flipkms's part of a writeback job
+ * @link:	in &flipkms_output.wb_jobs, in the order the core queues jobs
+ * @fb:		the job's framebuffer (the core's job holds the reference)
+ * @map:	its mapping
+ * @data:	the mapping at the framebuffer's offsets
+ * @frame:	the frame to write, from the latch on (a reference)
+ */
+struct flipkms_wb_job {
+	struct list_head link;
+	struct drm_framebuffer *fb;
+	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
+	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
+	struct flipkms_frame *frame;
+};
+
+static const u32 flipkms_wb_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+};
+
+static inline struct flipkms_output *wb_to_output(struct drm_writeback_connector *wb)
+{
+	return container_of(wb, struct flipkms_output, wb);
+}
+
+static int flipkms_wb_get_modes(struct drm_connector *connector)
+{
+	return drm_add_modes_noedid(connector, FLIPKMS_MAX_WIDTH, FLIPKMS_MAX_HEIGHT);
+}
+
+/* The buffer has the CRTC's size and a format the connector lists. */
+static int flipkms_wb_encoder_atomic_check(struct drm_encoder *encoder,
+					   struct drm_crtc_state *crtc_state,
+					   struct drm_connector_state *conn_state)
+{
+	struct drm_writeback_job *job = conn_state->writeback_job;
+	struct drm_framebuffer *fb = job ? job->fb : NULL;
+
+	if (!fb)
+		return 0;
+	if (fb->width != crtc_state->mode.hdisplay ||
+	    fb->height != crtc_state->mode.vdisplay) {
+		drm_dbg_kms(encoder->dev, "writeback buffer %ux%u, mode %ux%u\n",
+			    fb->width, fb->height, crtc_state->mode.hdisplay,
+			    crtc_state->mode.vdisplay);
+		return -EINVAL;
+	}
+	return drm_atomic_helper_check_wb_encoder_state(encoder, conn_state);
+}
+
+static const struct drm_encoder_helper_funcs flipkms_wb_encoder_helper_funcs = {
+	.atomic_check = flipkms_wb_encoder_atomic_check,
+};
+
+static int flipkms_wb_prepare_job(struct drm_writeback_connector *wb,
+				  struct drm_writeback_job *job)
+{
+	struct flipkms_output *out = wb_to_output(wb);
+	struct flipkms_wb_job *wjob;
+	int ret;
+
+	if (!job->fb)
+		return 0;
+	wjob = kzalloc(sizeof(*wjob), GFP_KERNEL);
+	if (!wjob)
+		return -ENOMEM;
+	ret = drm_gem_fb_vmap(job->fb, wjob->map, wjob->data);
+	if (ret) {
+		kfree(wjob);
+		return ret;
+	}
+	INIT_LIST_HEAD(&wjob->link);
+	wjob->fb = job->fb;
+	job->priv = wjob;
+	atomic_inc(&out->wb_prepared);
+	return 0;
+}
+
+static void flipkms_wb_cleanup_job(struct drm_writeback_connector *wb,
+				   struct drm_writeback_job *job)
+{
+	struct flipkms_output *out = wb_to_output(wb);
+	struct flipkms_wb_job *wjob = job->priv;
+
+	if (!wjob)
+		return;
+	drm_gem_fb_vunmap(wjob->fb, wjob->map);
+	flipkms_frame_put(wjob->frame);
+	kfree(wjob);
+	if (atomic_dec_and_test(&out->wb_prepared))
+		wake_up_var(&out->wb_prepared);
+}
+
+/* From the commit tail, before the planes are flushed. */
+static void flipkms_wb_atomic_commit(struct drm_connector *connector,
+				     struct drm_atomic_state *state)
+{
+	struct drm_connector_state *conn_state =
+		drm_atomic_get_new_connector_state(state, connector);
+	struct drm_writeback_connector *wb = drm_connector_to_writeback(connector);
+	struct flipkms_output *out = wb_to_output(wb);
+	struct flipkms_wb_job *wjob = conn_state->writeback_job->priv;
+
+	spin_lock_irq(&out->lock);
+	list_add_tail(&wjob->link, &out->wb_jobs);
+	drm_writeback_queue_job(wb, conn_state);
+	spin_unlock_irq(&out->lock);
+}
+
+static const struct drm_connector_helper_funcs flipkms_wb_connector_helper_funcs = {
+	.get_modes = flipkms_wb_get_modes,
+	.prepare_writeback_job = flipkms_wb_prepare_job,
+	.cleanup_writeback_job = flipkms_wb_cleanup_job,
+	.atomic_commit = flipkms_wb_atomic_commit,
+};
+
+static const struct drm_connector_funcs flipkms_wb_connector_funcs = {
+	.fill_modes = drm_helper_probe_single_connector_modes,
+	.destroy = drm_connector_cleanup,
+	.reset = drm_atomic_helper_connector_reset,
+	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
+};
+
+/**
+ * flipkms_writeback_latched() - give waiting writeback jobs their frame
+ * @out:	the output
+ * @frame:	the frame a vblank just latched
+ *
+ * Call with &flipkms_output.lock held, in the section that put @frame on
+ * screen: the jobs queued so far belong to the commits it latched.
+ */
+void flipkms_writeback_latched(struct flipkms_output *out,
+			       struct flipkms_frame *frame)
+{
+	struct flipkms_wb_job *wjob;
+	bool queued = false;
+
+	lockdep_assert_held(&out->lock);
+	list_for_each_entry(wjob, &out->wb_jobs, link) {
+		if (wjob->frame)
+			continue;
+		wjob->frame = flipkms_frame_get(frame);
+		queued = true;
+	}
+	if (queued)
+		queue_work(system_unbound_wq, &out->wb_work);
+}
+
+/* Writes the latched frames into their jobs' buffers, in order. */
+static void flipkms_wb_work(struct work_struct *work)
+{
+	struct flipkms_output *out = container_of(work, struct flipkms_output,
+						  wb_work);
+	struct flipkms_wb_job *wjob;
+	int ret;
+
+	for (;;) {
+		spin_lock_irq(&out->lock);
+		wjob = list_first_entry_or_null(&out->wb_jobs,
+						struct flipkms_wb_job, link);
+		if (wjob && wjob->frame)
+			list_del_init(&wjob->link);
+		else
+			wjob = NULL;
+		spin_unlock_irq(&out->lock);
+		if (!wjob)
+			return;
+
+		ret = flipkms_compose_into(wjob->frame, wjob->fb,
+					   wjob->data[0].vaddr);
+		/* The job, and with it @wjob, is the core's to clean up now. */
+		drm_writeback_signal_completion(&out->wb, ret);
+	}
+}
+
+/**
+ * flipkms_writeback_init() - the writeback connector of an output
+ * @out: the output, whose CRTC is initialised
+ *
+ * Returns 0 or a negative errno.
+ */
+int flipkms_writeback_init(struct flipkms_output *out)
+{
+	int ret;
+
+	INIT_LIST_HEAD(&out->wb_jobs);
+	INIT_WORK(&out->wb_work, flipkms_wb_work);
+	ret = drm_writeback_connector_init(out->crtc.dev, &out->wb,
+					   &flipkms_wb_connector_funcs,
+					   &flipkms_wb_encoder_helper_funcs,
+					   flipkms_wb_formats,
+					   ARRAY_SIZE(flipkms_wb_formats),
+					   drm_crtc_mask(&out->crtc));
+	if (ret)
+		return ret;
+	drm_connector_helper_add(&out->wb.base, &flipkms_wb_connector_helper_funcs);
+	/* The CRTC drives its connector and writes back at once: clones. */
+	out->encoder.possible_clones = drm_encoder_mask(&out->encoder) |
+				       drm_encoder_mask(&out->wb.encoder);
+	out->wb.encoder.possible_clones = out->encoder.possible_clones;
+	out->wb_ready = true;
+	return 0;
+}
+
+/*
+ * Teardown, after the last commit and the vblank timer: latched jobs are
+ * written, any other one fails, and the core's cleanup of each is waited
+ * for, since it calls back into this module.
+ */
+void flipkms_writeback_fini(struct flipkms_output *out)
+{
+	struct flipkms_wb_job *wjob;
+
+	if (!out->wb_ready)
+		return;
+	flush_work(&out->wb_work);
+	for (;;) {
+		spin_lock_irq(&out->lock);
+		wjob = list_first_entry_or_null(&out->wb_jobs,
+						struct flipkms_wb_job, link);
+		if (wjob)
+			list_del_init(&wjob->link);
+		spin_unlock_irq(&out->lock);
+		if (!wjob)
+			break;
+		drm_writeback_signal_completion(&out->wb, -ECANCELED);
+	}
+	wait_var_event(&out->wb_prepared, !atomic_read(&out->wb_prepared));
+}
