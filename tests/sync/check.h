@@ -70,6 +70,26 @@ static inline const char *errno_name(int e)
 	return buf;
 }
 
+/* A condition that must hold; @fmt says what was found instead. */
+static inline int __attribute__((format(printf, 3, 4)))
+check(const char *name, int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond) {
+		ok(name);
+		return 1;
+	}
+	printf("not ok - %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	check_failures++;
+	return 0;
+}
+
 /* Returns whether the check passed, so that callers can skip dependents. */
 static inline int check_int(const char *name, long long expected, long long got)
 {
