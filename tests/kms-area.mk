@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Shared by the test areas whose programs use the KMS test helpers
-# (tests/kms/kms.c), libsync and libdrm. A Makefile sets AREA (its
+# (tests/kms/kms.c), the result framework (tests/lib/check.c), libsync and
+# libdrm: tests/kms itself and the others. A Makefile sets AREA (its
 # directory under tests/) and PROGS (one program per PROG.c), then includes
 # this; everything lands in build/tests/$(AREA)/.
 
@@ -17,16 +18,19 @@ CPPFLAGS += $(shell $(PKG_CONFIG) --cflags libdrm)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libdrm) -lm -pthread
 
 LIBSYNC := $(TOP)/build/libsync/libsync.a
-KMS_OBJ := $(OUT)/kms.o
+HELPER_OBJS := $(OUT)/kms.o $(OUT)/check.o
 
 .PHONY: all clean FORCE
 all: $(PROGS:%=$(OUT)/%)
 
-$(OUT)/%: $(SRC)/%.c $(KMS_OBJ) $(LIBSYNC) | $(OUT)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(KMS_OBJ) $(LIBSYNC) $(LDLIBS)
+$(OUT)/%: $(SRC)/%.c $(HELPER_OBJS) $(LIBSYNC) | $(OUT)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(HELPER_OBJS) $(LIBSYNC) $(LDFLAGS) $(LDLIBS)
 
 # The helpers are compiled per area, so that each area stands alone.
-$(KMS_OBJ): $(TOP)/tests/kms/kms.c | $(OUT)
+$(OUT)/kms.o: $(TOP)/tests/kms/kms.c | $(OUT)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(OUT)/check.o: $(TOP)/tests/lib/check.c | $(OUT)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # userspace/Makefile owns libsync; ask it, so that the order does not matter.

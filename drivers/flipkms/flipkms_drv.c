@@ -11,6 +11,7 @@
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_fb_helper.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_managed.h>
@@ -40,6 +41,15 @@ MODULE_PARM_DESC(overlays, "Overlay planes per output, 0-4 (default 1)");
 static bool cursor = true;
 module_param(cursor, bool, 0444);
 MODULE_PARM_DESC(cursor, "Give each output a cursor plane (default true)");
+
+/*
+ * As vkms: /dev/fbN on the first output. The fbdev client restores its own
+ * mode when the last DRM master closes, which lights CRTC 0 again; tests and
+ * compositor CI that want a dark display between clients turn it off.
+ */
+static bool fbdev = true;
+module_param(fbdev, bool, 0444);
+MODULE_PARM_DESC(fbdev, "Emulate an fbdev on the device, if the kernel has DRM_FBDEV_EMULATION (default true)");
 
 /* For the teardown tests: the creation of this output fails. */
 static int fail_output = -1;
@@ -258,6 +268,10 @@ static int __init flipkms_init(void)
 	ret = drm_dev_register(&fkms->drm, 0);
 	if (ret)
 		goto err_outputs;
+
+	/* 32 bpp, XRGB8888: 0 would take preferred_depth (24), RGB888. */
+	if (fbdev)
+		drm_fbdev_generic_setup(&fkms->drm, 32);
 
 	flipkms = fkms;
 	return 0;

@@ -71,11 +71,11 @@ static int child(int sock)
 
 	fd = open("/dev/sw_sync", O_RDWR);
 	check("nobody-cannot-open-sw_sync", fd < 0 && errno == EACCES,
-	      "expected EACCES, got %s", fd < 0 ? errname(errno) : "an open timeline");
+	      "expected EACCES, got %s", fd < 0 ? errno_name(errno) : "an open timeline");
 	fd = open("/sys/kernel/debug/sync/sw_sync", O_RDWR);
 	check("nobody-cannot-open-debugfs-sw_sync", fd < 0, "expected a refusal, got a timeline");
 	check("passed-fence-can-be-inspected", kms_fence_info(fence, &info) == 0 && info.status == 0,
-	      "expected SYNC_IOC_FILE_INFO to work and say active, got %s", errname(errno));
+	      "expected SYNC_IOC_FILE_INFO to work and say active, got %s", errno_name(errno));
 	check("passed-fence-cannot-be-signalled",
 	      ioctl(fence, SW_SYNC_IOC_INC, &one) < 0 && kms_fence_polled(fence) == 0,
 	      "expected SW_SYNC_IOC_INC refused and the fence still active");
@@ -84,7 +84,7 @@ static int child(int sock)
 	      "expected SW_SYNC_IOC_CREATE_FENCE on a fence fd refused");
 	require(write(sock, "w", 1) == 1 && read(sock, &go, 1) == 1, "sync with root");
 	check("passed-fence-wait-sees-roots-signal", sync_wait(fence, 2000) == 0,
-	      "expected the fence to signal for the waiter: %s", errname(errno));
+	      "expected the fence to signal for the waiter: %s", errno_name(errno));
 	return finish();
 }
 

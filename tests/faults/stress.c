@@ -59,7 +59,7 @@ static void *work(void *arg)
 	for (i = 0; i < TIMELINES; i++) {
 		tl[i] = sw_sync_timeline_create();
 		if (tl[i] < 0) {
-			snprintf(w->failure, sizeof(w->failure), "timeline: %s", errname(errno));
+			snprintf(w->failure, sizeof(w->failure), "timeline: %s", errno_name(errno));
 			return NULL;
 		}
 	}
@@ -91,7 +91,7 @@ static void *work(void *arg)
 				if (sync_wait(f[i][k], 1000) && !w->failure[0])
 					snprintf(w->failure, sizeof(w->failure),
 						 "fence %u of a timeline not signalled: %s",
-						 value[i] - BATCH + k + 1, errname(errno));
+						 value[i] - BATCH + k + 1, errno_name(errno));
 				fence_time(f[i][k], &status, &ts);
 				if (status != 1 && !w->failure[0])
 					snprintf(w->failure, sizeof(w->failure),

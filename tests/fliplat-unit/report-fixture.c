@@ -5,11 +5,17 @@
  *
  *   2 CRTCs (ids 40, 41), 25 flips each, the first 5 of each warm-up;
  *   flip i: signal - submit = 1000 + i us, wake - signal = 50 us,
- *   event == signal, interval 16667 us (none for a CRTC's first flip),
- *   every 10th flip missed one vblank; the driver description holds a
- *   quote, a backslash and a newline, which the JSON must escape.
+ *   event == signal, read - event = 80 us, every 10th flip missed one
+ *   vblank, so its interval is 33333 us, the others' 16667 us (none for a
+ *   CRTC's first flip; 36 of 40 in one bar, not a round tick); flip 33 was
+ *   shown early; flips 3 (warm-up) and 12 were each retried once after
+ *   EBUSY; seed 7; the driver description holds a quote, a backslash and a
+ *   newline, which the JSON must escape.
  *
- * usage: report-fixture DIR
+ * usage: report-fixture DIR [FAILURE]
+ *
+ * With FAILURE, the run is one that stopped for that reason.
+
  */
 #include <stdio.h>
 #include <string.h>
@@ -48,15 +54,16 @@ int main(int argc, char **argv)
 		.device = "/dev/dri/card0", .driver = "fixture",
 		.driver_desc = "a \"quoted\" back\\slash\nnewline", .kernel = "Linux test",
 		.mode = FL_MODE_ATOMIC, .nonblock = true, .warmup = 5, .flips_per_crtc = 20,
-		.started_ns = 1000000000, .finished_ns = 2000000000,
+		.seed = 7, .started_ns = 1000000000, .finished_ns = 2000000000,
 		.ncrtcs = 2, .crtcs = crtcs, .nflips = NFLIPS, .flips = flips,
 	};
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s DIR [FAILURE]\n", argv[0]);
 		return 2;
 	}
+	run.failure = argc == 3 ? argv[2] : NULL;
 	for (i = 0; i < NFLIPS; i++) {
 		int64_t submit = 1000000000LL + 20000000LL * i;
 		int64_t signal = submit + 1000000 + 1000LL * i;
@@ -64,8 +71,10 @@ int main(int argc, char **argv)
 		flips[i] = (struct fl_flip){
 			.index = i, .crtc = i % 2, .warmup = i / 2 < 5,
 			.submit_ns = submit, .signal_ns = signal, .event_ns = signal,
-			.wake_ns = signal + 50000, .event_seq = 100 + i / 2,
-			.interval_ns = i >= 2 ? 16667000 : 0, .missed = i % 10 == 9,
+			.wake_ns = signal + 50000, .event_read_ns = signal + 80000,
+			.event_seq = 100 + i / 2, .interval_ns = i < 2 ? 0 : i % 10 == 9 ? 33333000 : 16667000,
+			.missed = i % 10 == 9, .seq_known = true, .early = i == 33,
+			.retries = i == 3 || i == 12,
 		};
 	}
 	return write(argv[1], "table.txt", fl_report_table, &run) ||

@@ -1,17 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # fliplat's errors: a clear message and the documented exit status.
-#   2 usage, 3 no KMS device/output/mode, 4 permission denied, 5 busy
+#   1 the run failed, 2 usage, 3 no KMS device/output/mode, 4 permission
+#   denied, 5 busy, 6 unsupported
 #
 # usage: tests/fliplat/errors.sh
 set -u
 . "$(dirname "$0")/lib.sh"
 card=$(card_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
 
-expect() {	# NAME STATUS PATTERN ARGS...: fliplat ARGS exits STATUS saying PATTERN
+expect_cmd() {	# NAME STATUS PATTERN CMD...: CMD exits STATUS saying PATTERN
 	local name=$1 want=$2 pattern=$3 out got
 	shift 3
-	out=$("$fliplat" --no-progress "$@" 2>&1)
+	out=$("$@" 2>&1)
 	got=$?
 	if [ $got -eq "$want" ] && printf '%s' "$out" | grep -qi -- "$pattern"; then
 		pass "$name"
@@ -20,12 +21,30 @@ expect() {	# NAME STATUS PATTERN ARGS...: fliplat ARGS exits STATUS saying PATTE
 	fi
 }
 
+expect() {	# NAME STATUS PATTERN ARGS...: fliplat ARGS exits STATUS saying PATTERN
+	local name=$1 want=$2 pattern=$3
+	shift 3
+	expect_cmd "$name" "$want" "$pattern" "$fliplat" --no-progress "$@"
+}
+
 expect help-exits-0 0 "signal-submit" --help
 expect bad-option 2 "see fliplat --help" --frobnicate
 expect bad-mode-syntax 2 "WIDTHxHEIGHT" --mode nonsense
 expect bad-flip-count 2 "number from" --flips -3
 expect legacy-blocking 2 "always" --legacy --blocking
 expect infence-blocking 2 "cannot be combined" --infence --blocking
+expect flips-and-duration 2 "give one" --flips 5 --duration 1
+# The flips ran, but a report could not be written: the run failed.
+expect report-unwritable 1 "nonexistent" --device "$card" --flips 2 --warmup 0 \
+	--json /nonexistent/run.json
+# No sw_sync for the renderer: a private /dev holding only the card, and no
+# debugfs (whose sync/sw_sync would do as well).
+expect_cmd infence-without-sw-sync 6 "needs sw_sync" unshare --mount --propagation private \
+	sh -c 'card=$1; shift
+		node=$(stat -c "%t %T" "$card")
+		umount -l /sys/kernel/debug && mount -t tmpfs none /dev && mkdir /dev/dri &&
+		mknod "$card" c $((0x${node% *})) $((0x${node#* })) || exit 125
+		exec "$@"' sh "$card" "$fliplat" --no-progress --device "$card" --infence --flips 2
 expect missing-device 3 "No such file" --device /dev/dri/card99
 expect not-a-kms-device 3 "not a KMS device" --device /dev/null
 expect legacy-missing-device 3 "No such file" --legacy --device /dev/dri/card99

@@ -90,7 +90,8 @@ static void expect(int op, long ret, ...)
 	S.failures++;
 	if (S.failures <= 20)
 		printf("# call %lu (%s): unexpected %s; replay: fuzz --seed %llu --calls %lu\n",
-		       S.call, op_names[op], errname(err), (unsigned long long)S.seed, S.call + 1);
+		       S.call, op_names[op], errno_name(err), (unsigned long long)S.seed,
+		       S.call + 1);
 }
 
 /* A file descriptor for an argument: usually the right kind, sometimes not. */
@@ -458,10 +459,10 @@ static bool display_works(void)
 	ret = drmModeAtomicCommit(S.dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ? -errno : 0;
 	drmModeAtomicFree(req);
 	if (ret)
-		comment("display check: disabling overlay and cursor failed: %s", errname(-ret));
+		comment("display check: disabling overlay and cursor failed: %s", errno_name(-ret));
 	ret = kms_modeset(&S.dev, &S.pipe, NULL, &S.fb[0]);
 	if (ret) {
-		comment("display check: modeset failed: %s", errname(-ret));
+		comment("display check: modeset failed: %s", errno_name(-ret));
 		return false;
 	}
 	for (tries = 0; tries < 50; tries++) {
@@ -471,7 +472,7 @@ static bool display_works(void)
 		sleep_ms(20);
 	}
 	if (ret || out < 0) {
-		comment("display check: flip failed: %s", errname(-ret));
+		comment("display check: flip failed: %s", errno_name(-ret));
 		return false;
 	}
 	ret = kms_next_event(&S.dev, 3000, &ev);

@@ -113,7 +113,7 @@ static void check_crtc_works(const char *name)
 	if (!ret)
 		got = kms_next_event(&dev, 1000, &ev);
 	check(name, !ret && got == 1, "expected a valid flip and its event, got %s, %s",
-	      errname(-ret), got == 1 ? "event" : "no event");
+	      errno_name(-ret), got == 1 ? "event" : "no event");
 	if (!ret && got == 1)
 		ret = flip(0, FAULT_NONE, NULL);
 	if (!ret)
@@ -138,10 +138,11 @@ static void check_refused(const char *what, enum fault fault, int want, int alt)
 	begin(name);
 	kms_drain_events(&dev, quiet_ms);
 	ret = flip(1, fault, fault == FAULT_OUT_FENCE_READONLY ? NULL : &out);
-	comment("%s: commit returned %s", what, errname(-ret));
+	comment("%s: commit returned %s", what, errno_name(-ret));
 	if (want)
 		check(name, ret == -want || (alt && ret == -alt), "expected %s%s%s, got %s",
-		      errname(want), alt ? " or " : "", alt ? errname(alt) : "", errname(-ret));
+		      errno_name(want), alt ? " or " : "", alt ? errno_name(alt) : "",
+		      errno_name(-ret));
 	else
 		check(name, ret < 0, "expected an error, got success");
 	snprintf(name, sizeof(name), "%s-sends-no-event", what);
@@ -165,7 +166,7 @@ static void test_disabled_crtc(void)
 	kms_drain_events(&dev, quiet_ms);
 	ret = flip(1, FAULT_NONE, &out);
 	check("flip-on-disabled-crtc-einval", ret == -EINVAL, "expected EINVAL, got %s",
-	      errname(-ret));
+	      errno_name(-ret));
 	check("flip-on-disabled-crtc-out-fence-is-minus-1", out == -1, "expected -1, got %d", out);
 	check_int("flip-on-disabled-crtc-sends-no-event", 0, kms_drain_events(&dev, quiet_ms));
 	if (out >= 0)
@@ -184,7 +185,7 @@ static void test_bad_modes(void)
 	m = kpipe.mode;
 	m.clock = 0;
 	ret = kms_modeset(&dev, &kpipe, &m, &fb[0]);
-	check("mode-clock-0-einval", ret == -EINVAL, "expected EINVAL, got %s", errname(-ret));
+	check("mode-clock-0-einval", ret == -EINVAL, "expected EINVAL, got %s", errno_name(-ret));
 
 	begin("mode-hdisplay-65535-einval");
 	m = kpipe.mode;
@@ -192,7 +193,7 @@ static void test_bad_modes(void)
 	snprintf(m.name, sizeof(m.name), "65535x%u", m.vdisplay);
 	ret = kms_modeset(&dev, &kpipe, &m, &fb[0]);
 	check("mode-hdisplay-65535-einval", ret == -EINVAL, "expected EINVAL, got %s",
-	      errname(-ret));
+	      errno_name(-ret));
 
 	/* Whatever happened, go back to the preferred mode. */
 	require(kms_modeset(&dev, &kpipe, NULL, &fb[0]) == 0, "modeset again");
@@ -224,7 +225,7 @@ static void test_ebusy(void)
 			close(out);
 	}
 	check("second-flip-while-pending-ebusy", ret == -EBUSY,
-	      "expected EBUSY, got %s (3 tries)", errname(-ret));
+	      "expected EBUSY, got %s (3 tries)", errno_name(-ret));
 	check("second-flip-while-pending-out-fence-is-minus-1", ret == 0 || out == -1,
 	      "expected -1, got %d", out);
 	check_int("second-flip-while-pending-sends-one-event", 1, kms_drain_events(&dev, quiet_ms));
@@ -292,7 +293,7 @@ static void test_many_failures(void)
 	check("many-failing-commits-ebusy-probes", busy > 0 && !other,
 	      "expected EBUSY (or, if too late, success) for each flip straight after a flip, "
 	      "got %d EBUSY, %d late, %d other errors (first %s)", busy, late, other,
-	      errname(other_err));
+	      errno_name(other_err));
 	check("many-failing-commits-out-fence-is-minus-1", !not_reset,
 	      "expected -1 in OUT_FENCE_PTR after each failure, got %d otherwise (first %s)",
 	      not_reset, first_reset);

@@ -64,7 +64,7 @@ static bool crc_next(int data, bool nonblock, struct crc_entry *e)
 			break;
 		if (n < 0 && nonblock && errno == EAGAIN && poll(&pfd, 1, 10000) == 1)
 			continue;
-		comment("crc/data read: %s", n ? errname(errno) : "end of file");
+		comment("crc/data read: %s", n ? errno_name(errno) : "end of file");
 		return false;
 	}
 	line[n] = '\0';

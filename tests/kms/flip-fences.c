@@ -113,18 +113,18 @@ int main(int argc, char **argv)
 		fence = -1;
 		ret = kms_flip(&dev, &pipe, &fb[(i + 1) % 2], &fence, -1, (uint64_t)i);
 		if (ret) {
-			tally_bad(&committed, i, "%s", errname(-ret));
+			tally_bad(&committed, i, "%s", errno_name(-ret));
 			break;
 		}
 		done++;
 		if (fence < 0 || kms_fence_info(fence, &info) || info.num_points != 1)
 			tally_bad(&sync_file, i, "fd %d, %d points (%s)", fence,
-				  fence < 0 ? 0 : info.num_points, errname(errno));
+				  fence < 0 ? 0 : info.num_points, errno_name(errno));
 
 		ret = kms_next_event(&dev, 1000, &ev);
 		if (ret != 1 || ev.type != DRM_EVENT_FLIP_COMPLETE || ev.user_data != (uint64_t)i) {
 			tally_bad(&event, i, "%s type %u user data %llu",
-				  ret == 1 ? "event" : ret == 0 ? "timeout" : errname(errno),
+				  ret == 1 ? "event" : ret == 0 ? "timeout" : errno_name(errno),
 				  ret == 1 ? ev.type : 0, ret == 1 ? (unsigned long long)ev.user_data : 0);
 			if (fence >= 0)
 				close(fence);
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 		if (sync_wait(fence, 1000) || kms_fence_info(fence, &info) || info.status != 1 ||
 		    info.timestamp_ns <= 0) {
 			tally_bad(&signals, i, "status %d timestamp %lld (%s)", info.status,
-				  (long long)info.timestamp_ns, errname(errno));
+				  (long long)info.timestamp_ns, errno_name(errno));
 		} else {
 			int64_t diff_us = info.timestamp_ns / 1000 - ev.time_us;
 			int64_t diff_ns = llabs(info.timestamp_ns - ev.time_us * 1000);

@@ -109,7 +109,7 @@ static void test_merged(struct display *fk, struct display *vk)
 	ret = kms_next_event(&fk->dev, 200, &ev);
 	check("flip-waits-for-sw-sync-half", ret == 0,
 	      "expected no flip while the sw_sync fence is pending, got %s",
-	      ret == 1 ? "a flip event" : errname(errno));
+	      ret == 1 ? "a flip event" : errno_name(errno));
 	t_inc = now_ns();
 	require(sw_sync_timeline_inc(tl, 1) == 0, "signal the sw_sync fence");
 	flip_event(fk, &ev);

@@ -52,7 +52,7 @@ static void test_in_fence(struct kms_dev *dev, const struct kms_pipe *pipe,
 	t_commit = now_ns();
 	ret = kms_flip_plane(dev, pipe, t->plane_id, t->props, t->fb[1], &out, fence, 1);
 	close(fence);
-	if (!check(name, ret == 0, "expected the commit to succeed, got %s", errname(-ret))) {
+	if (!check(name, ret == 0, "expected the commit to succeed, got %s", errno_name(-ret))) {
 		close(tl);
 		return;
 	}
@@ -61,7 +61,7 @@ static void test_in_fence(struct kms_dev *dev, const struct kms_pipe *pipe,
 	begin(name);
 	ret = kms_next_event(dev, waiting_ms, &ev);
 	check(name, ret == 0, "expected no flip event for %d ms, got %s after %.1f ms", waiting_ms,
-	      ret == 1 ? "one" : errname(errno), (now_ns() - t_commit) / 1e6);
+	      ret == 1 ? "one" : errno_name(errno), (now_ns() - t_commit) / 1e6);
 	snprintf(name, sizeof(name), "%s-out-fence-waits-for-in-fence", t->tag);
 	seen = out >= 0 ? kms_fence_polled(out) : -1;
 	check(name, seen == 0, "expected an unsignalled out-fence, got %s",
@@ -75,7 +75,7 @@ static void test_in_fence(struct kms_dev *dev, const struct kms_pipe *pipe,
 		ret = kms_next_event(dev, 1000, &ev);
 	if (check(name, ret == 1 && ev.type == DRM_EVENT_FLIP_COMPLETE,
 		  "expected a flip event within 1 s of the signal, got %s",
-		  ret == 1 ? "another event" : ret == 0 ? "none" : errname(errno))) {
+		  ret == 1 ? "another event" : ret == 0 ? "none" : errno_name(errno))) {
 		snprintf(name, sizeof(name), "%s-flip-event-later-than-in-fence-signal", t->tag);
 		/* The event is in µs, truncated: its true time is below time_us + 1. */
 		check(name, (ev.time_us + 1) * 1000 > t_inc,
@@ -90,7 +90,7 @@ static void test_in_fence(struct kms_dev *dev, const struct kms_pipe *pipe,
 		      (info.timestamp_ns - t_inc) / 1e6);
 	else
 		not_ok(name, "expected the out-fence to signal within 1 s, got %s",
-		       out < 0 ? "no fence" : errname(errno));
+		       out < 0 ? "no fence" : errno_name(errno));
 	if (out >= 0)
 		close(out);
 	close(tl);
@@ -114,7 +114,7 @@ static void test_in_fence_error(struct kms_dev *dev, const struct kms_pipe *pipe
 	ret = kms_flip_plane(dev, pipe, t->plane_id, t->props, t->fb[0], NULL, fence, 2);
 	close(fence);
 	if (ret) {
-		not_ok(name, "expected the commit to succeed, got %s", errname(-ret));
+		not_ok(name, "expected the commit to succeed, got %s", errno_name(-ret));
 		close(tl);
 		return;
 	}
@@ -123,7 +123,7 @@ static void test_in_fence_error(struct kms_dev *dev, const struct kms_pipe *pipe
 	ret = kms_next_event(dev, 1000, &ev);
 	check(name, ret == 1 && ev.type == DRM_EVENT_FLIP_COMPLETE,
 	      "expected a flip event within 1 s of the fence's error, got %s",
-	      ret == 1 ? "another event" : ret == 0 ? "none" : errname(errno));
+	      ret == 1 ? "another event" : ret == 0 ? "none" : errno_name(errno));
 }
 
 int main(int argc, char **argv)
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 		if (!ret)
 			ret = kms_next_event(&dev, 1000, &ev) == 1 ? 0 : -ETIME;
 		if (check("overlay-enable", ret == 0, "expected overlay plane %u to show, got %s",
-			  pipe.overlay_id, errname(-ret)))
+			  pipe.overlay_id, errno_name(-ret)))
 			test_in_fence(&dev, &pipe, &overlay);
 	}
 

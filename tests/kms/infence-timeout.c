@@ -61,12 +61,12 @@ static int flip_behind(struct kms_dev *dev, const struct kms_pipe *pipe,
 	int32_t out = -1;
 
 	if (tl < 0) {
-		snprintf(why, len, "sw_sync timeline: %s", errname(errno));
+		snprintf(why, len, "sw_sync timeline: %s", errno_name(errno));
 		return -1;
 	}
 	fence = sw_sync_fence_create(tl, "infence-timeout", 1);
 	if (fence < 0) {
-		snprintf(why, len, "sw_sync fence: %s", errname(errno));
+		snprintf(why, len, "sw_sync fence: %s", errno_name(errno));
 		goto out_tl;
 	}
 	ret = kms_flip(dev, pipe, fb, &out, fence, 7);
@@ -74,13 +74,13 @@ static int flip_behind(struct kms_dev *dev, const struct kms_pipe *pipe,
 		sw_sync_timeline_inc(tl, 1);
 	close(fence);
 	if (ret) {
-		snprintf(why, len, "commit: %s", errname(-ret));
+		snprintf(why, len, "commit: %s", errno_name(-ret));
 		goto out_tl;
 	}
 	ret = kms_next_event(dev, 2000, &ev);
 	if (ret != 1 || ev.type != DRM_EVENT_FLIP_COMPLETE) {
 		snprintf(why, len, "no flip event within 2 s (%s)",
-			 ret == 0 ? "timeout" : errname(errno));
+			 ret == 0 ? "timeout" : errno_name(errno));
 	} else if (out < 0 || sync_wait(out, 1000)) {
 		snprintf(why, len, "out-fence %d not signalled after the event", out);
 	} else {

@@ -2,176 +2,20 @@
 /*
  * kms.c: the helpers declared in kms.h, shared by every test in tests/kms.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
 
 #include "kms.h"
-
-/* --- results ------------------------------------------------------------ */
-
-static int failures;
-static const char *volatile current = "setup";
-static unsigned int watchdog_seconds;
-
-void ok(const char *name)
-{
-	printf("ok - %s\n", name);
-	fflush(stdout);
-}
-
-static void vline(const char *prefix, const char *name, const char *fmt, va_list ap)
-{
-	printf("%s - %s: ", prefix, name);
-	vprintf(fmt, ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-void not_ok(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vline("not ok", name, fmt, ap);
-	va_end(ap);
-	failures++;
-}
-
-void skip(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vline("skip", name, fmt, ap);
-	va_end(ap);
-}
-
-void comment(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-bool check(const char *name, bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		ok(name);
-		return true;
-	}
-	va_start(ap, fmt);
-	vline("not ok", name, fmt, ap);
-	va_end(ap);
-	failures++;
-	return false;
-}
-
-bool check_int(const char *name, long long want, long long got)
-{
-	return check(name, want == got, "expected %lld, got %lld", want, got);
-}
-
-void begin(const char *name)
-{
-	current = name;
-}
-
-void require(bool cond, const char *what)
-{
-	if (cond)
-		return;
-	not_ok(current, "setup failed: %s (%s)", what, errname(errno));
-	exit(1);
-}
-
-static void watchdog_fired(int sig)
-{
-	char msg[256];
-	int n;
-
-	(void)sig;
-	n = snprintf(msg, sizeof(msg),
-		     "not ok - %s: expected to finish within %u s, got stuck (watchdog)\n",
-		     current, watchdog_seconds);
-	if (n > 0)
-		(void)!write(STDOUT_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
-	_exit(1);
-}
-
-void watchdog(unsigned int seconds)
-{
-	watchdog_seconds = seconds;
-	signal(SIGALRM, watchdog_fired);
-	alarm(seconds);
-}
-
-int finish(void)
-{
-	return failures ? 1 : 0;
-}
-
-const char *errname(int err)
-{
-	static char buf[24];
-	const char *s = err ? strerrorname_np(err) : "0";
-
-	if (s)
-		return s;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
-}
-
-int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-int count_open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1;
-}
 
 /* --- device ------------------------------------------------------------- */
 
@@ -227,7 +71,7 @@ int kms_open(struct kms_dev *dev, const char *driver, unsigned int caps)
 	}
 	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
 	    ((caps & KMS_CAP_ATOMIC) && drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ATOMIC, 1))) {
-		comment("%s: cannot set client caps: %s", dev->path, errname(errno));
+		comment("%s: cannot set client caps: %s", dev->path, errno_name(errno));
 		close(dev->fd);
 		dev->fd = -1;
 		return -1;

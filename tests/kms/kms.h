@@ -3,12 +3,8 @@
  * Shared helpers for the KMS tests in tests/kms: finding the card of a given
  * driver, picking connector + CRTC + planes + mode ("a pipe"), dumb-buffer
  * framebuffers, atomic commits by property name, a DRM event reader with a
- * timeout, out-fence inspection, and the result lines every test prints:
- *
- *	ok - NAME
- *	not ok - NAME: expected X, got Y
- *	skip - NAME: reason
- *	# comment
+ * timeout and out-fence inspection. The result lines every test prints
+ * (ok/not_ok/check/require/...) are tests/lib's, included from here.
  *
  * Each tests/kms/<subject>.c is one small program over these; each takes the
  * DRM driver name as its operand (e.g. "flipkms" or "vkms") and exits 1 if
@@ -26,30 +22,7 @@
 
 #include "sync.h"
 
-/* --- results ------------------------------------------------------------ */
-
-void ok(const char *name);
-void __attribute__((format(printf, 2, 3))) not_ok(const char *name, const char *fmt, ...);
-void __attribute__((format(printf, 2, 3))) skip(const char *name, const char *fmt, ...);
-void __attribute__((format(printf, 1, 2))) comment(const char *fmt, ...);
-/* ok(name) if @cond, else not_ok(name, fmt...); returns @cond. */
-bool __attribute__((format(printf, 3, 4))) check(const char *name, bool cond, const char *fmt, ...);
-/* Passes if @got == @want; the failure says "expected @want, got @got". */
-bool check_int(const char *name, long long want, long long got);
-/* Exits 1 with "not ok - <current check>: setup failed: @what" unless @cond. */
-void require(bool cond, const char *what);
-/* Names the check in progress, for require() and the watchdog. */
-void begin(const char *name);
-/* Fails the check in progress and exits once the program has run @seconds. */
-void watchdog(unsigned int seconds);
-/* The program's exit status: 1 if any check failed, else 0. */
-int finish(void);
-
-const char *errname(int err);
-int64_t now_ns(void);
-void sleep_ms(unsigned int ms);
-/* Entries in /proc/self/fd, not counting the one used to read it. */
-int count_open_fds(void);
+#include "../lib/check.h"
 
 /* --- device ------------------------------------------------------------- */
 

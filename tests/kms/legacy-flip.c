@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	connector = pipe.connector_id;
 	ret = drmModeSetCrtc(dev.fd, pipe.crtc_id, fb[0].fb_id, 0, 0, &connector, 1, &pipe.mode)
 		? -errno : 0;
-	if (!check("legacy-setcrtc", ret == 0, "expected success, got %s", errname(-ret)))
+	if (!check("legacy-setcrtc", ret == 0, "expected success, got %s", errno_name(-ret)))
 		return finish();
 
 	begin("legacy-flips");
@@ -71,14 +71,14 @@ int main(int argc, char **argv)
 	for (i = 0; i < flips && now_ns() < t_end; i++) {
 		ret = page_flip(dev.fd, &pipe, &fb[(i + 1) % 2], (uint64_t)i + 1);
 		if (ret) {
-			comment("flip %d: drmModePageFlip failed: %s", i, errname(-ret));
+			comment("flip %d: drmModePageFlip failed: %s", i, errno_name(-ret));
 			break;
 		}
 		done++;
 		ret = kms_next_event(&dev, 1000, &ev);
 		if (ret != 1) {
 			comment("flip %d: no flip event within 1 s (%s)", i,
-				ret == 0 ? "timeout" : errname(errno));
+				ret == 0 ? "timeout" : errno_name(errno));
 			break;
 		}
 		events++;
@@ -133,11 +133,11 @@ int main(int argc, char **argv)
 	}
 	if (setup_failed) {
 		not_ok("legacy-flip-while-pending-ebusy", "setup failed: first flip %s",
-		       ret ? errname(-ret) : "sent no event");
+		       ret ? errno_name(-ret) : "sent no event");
 	} else {
 		comment("second flip refused on try %d of 5", tries > 5 ? 5 : tries);
 		check("legacy-flip-while-pending-ebusy", ret == -EBUSY,
-		      "expected the second flip to fail with EBUSY, got %s", errname(-ret));
+		      "expected the second flip to fail with EBUSY, got %s", errno_name(-ret));
 	}
 	ret = kms_drain_events(&dev, 100);
 	check("legacy-flip-refused-flip-sends-no-event", ret == 1,

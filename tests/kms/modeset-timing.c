@@ -91,7 +91,8 @@ static bool collect(int32_t fence, uint64_t cookie, struct result *r)
 	ret = kms_next_event(&dev, 2000, &ev);
 	if (ret != 1 || ev.user_data != cookie) {
 		snprintf(r->why, sizeof(r->why), "no event %llu within 2 s (%s)",
-			 (unsigned long long)cookie, ret == 1 ? "another event" : errname(errno));
+			 (unsigned long long)cookie,
+			 ret == 1 ? "another event" : errno_name(errno));
 		return false;
 	}
 	r->event_ns = ev.time_us * 1000;
@@ -332,7 +333,7 @@ static void check_cycles(const drmModeModeInfo *fast, int cycles)
 		kms_drain_events(&dev, 0);
 	}
 	check("cycles-survive", !ret, "expected %d cycles, got %s at step %d of cycle %d", cycles,
-	      errname(-ret), step, i - 1);
+	      errno_name(-ret), step, i - 1);
 }
 
 int main(int argc, char **argv)

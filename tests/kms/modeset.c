@@ -36,7 +36,7 @@ static void check_crtc_shows(int fd, const struct kms_pipe *pipe, const struct k
 
 	kms_prop_get(fd, pipe->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", &active);
 	if (!crtc) {
-		not_ok(name, "expected drmModeGetCrtc to work, got %s", errname(errno));
+		not_ok(name, "expected drmModeGetCrtc to work, got %s", errno_name(errno));
 		return;
 	}
 	check(name, crtc->mode_valid && crtc->mode.hdisplay == pipe->mode.hdisplay &&
@@ -81,21 +81,21 @@ int main(int argc, char **argv)
 	ret = kms_fb_create(dev.fd, pipe.mode.hdisplay, pipe.mode.vdisplay, DRM_FORMAT_XRGB8888,
 			    0, &fb);
 	if (!check("dumb-fb-xrgb8888", ret == 0, "expected a framebuffer, got %s",
-		   errname(-ret)))
+		   errno_name(-ret)))
 		return finish();
 
 	begin("modeset-preferred");
 	ret = kms_modeset(&dev, &pipe, NULL, &fb);
 	if (!check("modeset-preferred", ret == 0, "expected the commit to succeed, got %s",
-		   errname(-ret)))
+		   errno_name(-ret)))
 		return finish();
 	check_crtc_shows(dev.fd, &pipe, &fb, "modeset-crtc-shows-mode-and-fb");
 	ret = wait_one_vblank(dev.fd, &pipe);
-	check("modeset-vblanks-tick", ret == 0, "expected a vblank, got %s", errname(-ret));
+	check("modeset-vblanks-tick", ret == 0, "expected a vblank, got %s", errno_name(-ret));
 
 	begin("disable");
 	ret = kms_disable(&dev, &pipe);
-	check("disable", ret == 0, "expected the commit to succeed, got %s", errname(-ret));
+	check("disable", ret == 0, "expected the commit to succeed, got %s", errno_name(-ret));
 	crtc = drmModeGetCrtc(dev.fd, pipe.crtc_id);
 	kms_prop_get(dev.fd, pipe.crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", &active);
 	check("disable-crtc-has-no-mode", crtc && !crtc->mode_valid && !crtc->buffer_id &&
@@ -106,14 +106,14 @@ int main(int argc, char **argv)
 	drmModeFreeCrtc(crtc);
 	ret = wait_one_vblank(dev.fd, &pipe);
 	check("disable-stops-vblanks", ret == -EINVAL,
-	      "expected DRM_IOCTL_WAIT_VBLANK to fail with EINVAL, got %s", errname(-ret));
+	      "expected DRM_IOCTL_WAIT_VBLANK to fail with EINVAL, got %s", errno_name(-ret));
 
 	begin("re-enable");
 	ret = kms_modeset(&dev, &pipe, NULL, &fb);
-	check("re-enable", ret == 0, "expected the commit to succeed, got %s", errname(-ret));
+	check("re-enable", ret == 0, "expected the commit to succeed, got %s", errno_name(-ret));
 	check_crtc_shows(dev.fd, &pipe, &fb, "re-enable-crtc-shows-mode-and-fb");
 	ret = wait_one_vblank(dev.fd, &pipe);
-	check("re-enable-vblanks-tick", ret == 0, "expected a vblank, got %s", errname(-ret));
+	check("re-enable-vblanks-tick", ret == 0, "expected a vblank, got %s", errno_name(-ret));
 
 	kms_disable(&dev, &pipe);
 	kms_fb_destroy(dev.fd, &fb);

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 	for (p = 0, ret = 0; p < PIPES && !ret; p++)
 		ret = kms_modeset(&dev, &st[p].pipe, NULL, &st[p].fb[0]);
 	if (!check("multi-crtc-modeset", ret == 0, "expected both modesets to succeed, got %s",
-		   errname(-ret)))
+		   errno_name(-ret)))
 		return finish();
 	comment("%s: CRTC %u (%s) and CRTC %u (%s), %d frames", dev.driver, st[0].pipe.crtc_id,
 		st[0].pipe.mode.name, st[1].pipe.crtc_id, st[1].pipe.mode.name, frames);
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 			ret = kms_flip(&dev, &st[p].pipe, &st[p].fb[(f + 1) % 2], &st[p].fence, -1,
 				       (uint64_t)(f * PIPES + p));
 			if (ret)
-				tally_bad(&commit, f, st[p].pipe.crtc_id, "%s", errname(-ret));
+				tally_bad(&commit, f, st[p].pipe.crtc_id, "%s", errno_name(-ret));
 			else
 				pending++;
 		}
@@ -155,7 +155,8 @@ int main(int argc, char **argv)
 				continue;
 			if (sync_wait(s->fence, 1000) || kms_fence_info(s->fence, &info) ||
 			    info.status != 1) {
-				tally_bad(&fence, f, crtc, "status %d (%s)", info.status, errname(errno));
+				tally_bad(&fence, f, crtc, "status %d (%s)", info.status,
+					  errno_name(errno));
 				close(s->fence);
 				continue;
 			}

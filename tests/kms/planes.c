@@ -93,11 +93,11 @@ static void test_plane(struct kms_dev *dev, const struct kms_pipe *pipe, const c
 		begin(name);
 		ret = kms_fb_create(dev->fd, w, h, f, i, &fb);
 		if (ret) {
-			not_ok(name, "expected a framebuffer, got %s", errname(-ret));
+			not_ok(name, "expected a framebuffer, got %s", errno_name(-ret));
 			continue;
 		}
 		ret = commit_plane(dev, pipe, plane_id, &props, &fb);
-		check(name, ret == 0, "expected the commit to succeed, got %s", errname(-ret));
+		check(name, ret == 0, "expected the commit to succeed, got %s", errno_name(-ret));
 		/* The primary keeps its last framebuffer until the pipe is disabled. */
 		if (plane_id != pipe->primary_id)
 			commit_plane(dev, pipe, plane_id, &props, NULL);
@@ -121,7 +121,7 @@ static void legacy_cursor(struct kms_dev *dev, const struct kms_pipe *pipe, cons
 	if (!ret)
 		ret = drmModeSetCursor(dev->fd, pipe->crtc_id, 0, 0, 0) ? -errno : 0;
 	check(name, ret == 0, "expected drmModeSetCursor(%ux%u) and hiding it to succeed, got %s",
-	      w, h, errname(-ret));
+	      w, h, errno_name(-ret));
 	drmModeDestroyDumbBuffer(dev->fd, handle);
 }
 

@@ -51,7 +51,8 @@ static void test_wait_vblank(struct kms_dev *dev, const struct kms_pipe *pipe)
 	if (!ret)
 		ret = wait_vblank(dev->fd, pipe, 1, &seq1, &us1);
 	now_us = now_ns() / 1000;
-	if (!check("wait-vblank-relative-1", ret == 0, "expected success, got %s", errname(-ret)))
+	if (!check("wait-vblank-relative-1", ret == 0, "expected success, got %s",
+		   errno_name(-ret)))
 		return;
 	check("wait-vblank-sequence-advances", (uint32_t)(seq1 - seq0) >= 1,
 	      "expected a sequence > %llu, got %llu", (unsigned long long)seq0,
@@ -74,7 +75,7 @@ static void test_crtc_sequence(struct kms_dev *dev, const struct kms_pipe *pipe)
 	now = now_ns();
 	if (!check("crtc-get-sequence", ret == 0 && ns > 0 && ns <= now,
 		   "expected success with a past timestamp, got %s, %lld ns (now %lld)",
-		   errname(-ret), (long long)ns, (long long)now))
+		   errno_name(-ret), (long long)ns, (long long)now))
 		return;
 
 	begin("crtc-queue-sequence");
@@ -82,12 +83,13 @@ static void test_crtc_sequence(struct kms_dev *dev, const struct kms_pipe *pipe)
 				   &queued, cookie) ? -errno : 0;
 	if (!check("crtc-queue-sequence", ret == 0 && queued > seq,
 		   "expected success queueing a sequence > %llu, got %s, %llu",
-		   (unsigned long long)seq, errname(-ret), (unsigned long long)queued))
+		   (unsigned long long)seq, errno_name(-ret), (unsigned long long)queued))
 		return;
 	ret = kms_next_event(dev, 1000, &ev);
 	if (!check("crtc-sequence-event-arrives", ret == 1 && ev.type == DRM_EVENT_CRTC_SEQUENCE,
 		   "expected a DRM_EVENT_CRTC_SEQUENCE within 1 s, got %s type %u",
-		   ret == 1 ? "event" : ret == 0 ? "timeout" : errname(errno), ret == 1 ? ev.type : 0))
+		   ret == 1 ? "event" : ret == 0 ? "timeout" : errno_name(errno),
+		   ret == 1 ? ev.type : 0))
 		return;
 	check("crtc-sequence-event-matches", ev.user_data == cookie && ev.sequence == queued &&
 					       ev.time_ns > ns,
@@ -129,7 +131,7 @@ static void test_period(struct kms_dev *dev, const struct kms_pipe *pipe,
 		prev_us = us;
 	}
 	if (!check(name, ret == 0 && frames >= MIN_FRAMES,
-		   "expected %d+ vblanks, got %d (%s)", MIN_FRAMES, frames, errname(-ret)))
+		   "expected %d+ vblanks, got %d (%s)", MIN_FRAMES, frames, errno_name(-ret)))
 		return;
 	mean = (double)(prev_us - first_us) * 1000.0 / frames;
 	err = mean - period;
@@ -157,7 +159,7 @@ static void test_user_mode(struct kms_dev *dev, struct kms_pipe *pipe, const str
 	begin(name);
 	ret = kms_modeset(dev, pipe, &mode, fb);
 	if (!check(name, ret == 0, "expected the modeset to %s to succeed, got %s", mode.name,
-		   errname(-ret)))
+		   errno_name(-ret)))
 		return;
 	test_period(dev, pipe, &mode, tag);
 }

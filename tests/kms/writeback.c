@@ -254,7 +254,7 @@ static void check_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const 
 
 	begin(name);
 	ret = commit(dev, pipe, wb, layers, n, out, &fence);
-	if (!check(name, ret == 0 && fence >= 0, "commit %s, fence %d", errname(-ret), fence)) {
+	if (!check(name, ret == 0 && fence >= 0, "commit %s, fence %d", errno_name(-ret), fence)) {
 		free(want);
 		return;
 	}
@@ -372,13 +372,13 @@ int main(int argc, char **argv)
 	require(kms_fb_create(dev.fd, W / 2, H, DRM_FORMAT_XRGB8888, 7, &wrong) == 0, "buffer");
 	ret = commit(&dev, &pipe, &wb, l, 1, &wrong, &fence);
 	check("wrong-size-buffer-einval", ret == -EINVAL && fence == -1,
-	      "expected EINVAL and no fence, got %s and %d", errname(-ret), fence);
+	      "expected EINVAL and no fence, got %s and %d", errno_name(-ret), fence);
 	kms_fb_destroy(dev.fd, &wrong);
 	begin("wrong-format-buffer-einval");
 	require(kms_fb_create(dev.fd, W, H, DRM_FORMAT_RGB565, 8, &wrong) == 0, "buffer");
 	ret = commit(&dev, &pipe, &wb, l, 1, &wrong, &fence);
 	check("wrong-format-buffer-einval", ret == -EINVAL && fence == -1,
-	      "expected EINVAL and no fence, got %s and %d", errname(-ret), fence);
+	      "expected EINVAL and no fence, got %s and %d", errno_name(-ret), fence);
 	kms_fb_destroy(dev.fd, &wrong);
 
 	/* Detach the writeback connector: a disabled CRTC may keep none. */
@@ -388,7 +388,7 @@ int main(int argc, char **argv)
 		drmModeAtomicAddProperty(req, wb.id, wb.crtc_id, 0);
 		check("writeback-connector-detaches",
 		      drmModeAtomicCommit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) == 0,
-		      "detaching failed: %s", errname(errno));
+		      "detaching failed: %s", errno_name(errno));
 		drmModeAtomicFree(req);
 	}
 	check_int("crtc-disables-after-writeback", 0, kms_disable(&dev, &pipe));

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared helpers for the tests in tests/sync: one result line per check,
- * "ok - NAME" or "not ok - NAME: expected X, got Y", a watchdog so that a
- * hung kernel wait fails the check it hung in, and small probes (clock, open
- * descriptors, debugfs) that several tests need.
+ * Shared helpers for the tests in tests/sync: the result framework of
+ * tests/lib (one result line per check, "ok - NAME" or "not ok - NAME:
+ * expected X, got Y", the watchdog, clock and open-descriptor probes), and
+ * the sync-specific probes (fence status and size, debugfs sync/info) and
+ * set-up steps that several tests need.
  *
- * Header-only on purpose: each .c file in tests/sync is one test program.
+ * These are header-only on purpose: each .c file in tests/sync is one test
+ * program, linked with tests/lib/check.c only.
  */
 #ifndef FLIPFENCE_TESTS_SYNC_CHECK_H
 #define FLIPFENCE_TESTS_SYNC_CHECK_H
 
+/* What these helpers use, and what the tests over them expect from here. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,170 +29,11 @@
 
 #include "sync.h"
 
+#include "../lib/check.h"
+
 #define SYNC_INFO_PATH		"/sys/kernel/debug/sync/info"
 #define SW_SYNC_DEV_PATH	"/dev/sw_sync"
 #define SW_SYNC_DEBUGFS_PATH	"/sys/kernel/debug/sync/sw_sync"
-
-static int check_failures;
-static const char *volatile check_current = "startup";
-
-static inline void __attribute__((format(printf, 2, 3)))
-not_ok(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("not ok - %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	check_failures++;
-}
-
-static inline void ok(const char *name)
-{
-	printf("ok - %s\n", name);
-	fflush(stdout);
-}
-
-/* Names the check in progress, for the watchdog's message. */
-static inline void begin(const char *name)
-{
-	check_current = name;
-}
-
-static inline const char *errno_name(int e)
-{
-	static char buf[16];
-	const char *s = e ? strerrorname_np(e) : "0";
-
-	if (s)
-		return s;
-	snprintf(buf, sizeof(buf), "errno %d", e);
-	return buf;
-}
-
-/* A condition that must hold; @fmt says what was found instead. */
-static inline int __attribute__((format(printf, 3, 4)))
-check(const char *name, int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		ok(name);
-		return 1;
-	}
-	printf("not ok - %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	check_failures++;
-	return 0;
-}
-
-/* Returns whether the check passed, so that callers can skip dependents. */
-static inline int check_int(const char *name, long long expected, long long got)
-{
-	if (expected == got) {
-		ok(name);
-		return 1;
-	}
-	not_ok(name, "expected %lld, got %lld", expected, got);
-	return 0;
-}
-
-/* A call that must fail: ret must be -1 and errno must be err. */
-static inline int check_fails(const char *name, int ret, int err, int got_errno)
-{
-	if (ret == -1 && got_errno == err) {
-		ok(name);
-		return 1;
-	}
-	if (ret == -1)
-		not_ok(name, "expected -1/%s, got -1/%s", errno_name(err),
-		       errno_name(got_errno));
-	else
-		not_ok(name, "expected -1/%s, got %d", errno_name(err), ret);
-	return 0;
-}
-
-/* A call that must succeed: ret must be >= 0. */
-static inline int check_succeeds(const char *name, int ret, int got_errno)
-{
-	if (ret >= 0) {
-		ok(name);
-		return 1;
-	}
-	not_ok(name, "expected success, got %d/%s", ret, errno_name(got_errno));
-	return 0;
-}
-
-/* Evaluate a call and check it fails with @err / succeeds, errno captured. */
-#define CHECK_FAILS(name, expr, err) __extension__ ({			\
-	int ret_;							\
-	errno = 0;							\
-	ret_ = (expr);							\
-	check_fails((name), ret_, (err), errno);			\
-})
-#define CHECK_SUCCEEDS(name, expr) __extension__ ({			\
-	int ret_;							\
-	errno = 0;							\
-	ret_ = (expr);							\
-	check_succeeds((name), ret_, errno);				\
-})
-
-/* Aborts the program if a setup step that every later check needs failed. */
-static inline void require(int cond, const char *what)
-{
-	if (cond)
-		return;
-	not_ok(check_current, "setup failed: %s (%s)", what, errno_name(errno));
-	exit(1);
-}
-
-static inline void watchdog_fired(int sig)
-{
-	char msg[200];
-	int n;
-
-	(void)sig;
-	n = snprintf(msg, sizeof(msg), "not ok - %s: expected to finish, got stuck (watchdog)\n",
-		     check_current);
-	if (n > 0)
-		(void)!write(STDOUT_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
-	_exit(1);
-}
-
-/* Fails the check in progress and exits if the program runs for @seconds. */
-static inline void watchdog(unsigned int seconds)
-{
-	signal(SIGALRM, watchdog_fired);
-	alarm(seconds);
-}
-
-static inline int finish(void)
-{
-	return check_failures ? 1 : 0;
-}
-
-static inline int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static inline void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 /* The status of a fence as a whole, or -1000 - errno if FILE_INFO failed. */
 static inline int fence_status(int fd)
@@ -222,22 +66,6 @@ static inline int fence_polled(int fd)
 	if (n < 0)
 		return -1;
 	return n > 0 && (pfd.revents & POLLIN);
-}
-
-/* The number of entries in /proc/self/fd (the directory's own fd excluded). */
-static inline int count_open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1;
 }
 
 /*

@@ -383,7 +383,7 @@ static void test_debugfs_fallback(void)
 	line[n] = '\0';
 	fputs(line, stdout);
 	if (strncmp(line, "ok", 2) && strncmp(line, "skip", 4))
-		check_failures++;
+		count_failure();
 }
 
 int main(void)

@@ -15,7 +15,7 @@ static int merge(const char *name, int a, int b)
 	int m = sync_merge(name, a, b);
 
 	if (m < 0)
-		not_ok(check_current, "expected SYNC_IOC_MERGE to succeed, got %s",
+		not_ok(current_check(), "expected SYNC_IOC_MERGE to succeed, got %s",
 		       errno_name(errno));
 	require(m >= 0, "merge");
 	return m;

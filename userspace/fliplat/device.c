@@ -422,6 +422,23 @@ static int pick_outputs(struct fl_device *dev, const struct fl_options *o)
 	return ret;
 }
 
+/*
+ * Event timestamps must be CLOCK_MONOTONIC to be compared with the fences'
+ * and ours (IGT's kms_flip refuses the same devices).
+ */
+static int check_monotonic(const struct fl_device *dev)
+{
+	uint64_t monotonic = 0;
+
+	if (drmGetCap(dev->fd, DRM_CAP_TIMESTAMP_MONOTONIC, &monotonic) || !monotonic) {
+		fprintf(stderr, "fliplat: %s (%s) does not stamp its events with "
+			"CLOCK_MONOTONIC (DRM_CAP_TIMESTAMP_MONOTONIC): its times cannot be "
+			"compared with the fences'\n", dev->path, dev->driver);
+		return FL_EXIT_UNSUPPORTED;
+	}
+	return FL_EXIT_OK;
+}
+
 int fl_device_open(struct fl_device *dev, const struct fl_options *o)
 {
 	unsigned int i;
@@ -433,6 +450,9 @@ int fl_device_open(struct fl_device *dev, const struct fl_options *o)
 	if (ret)
 		return ret;
 	ret = become_master(dev);
+	if (ret)
+		goto fail;
+	ret = check_monotonic(dev);
 	if (ret)
 		goto fail;
 	drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
@@ -465,39 +485,138 @@ fail:
 	return ret;
 }
 
+/*
+ * Adds the properties of @out that fliplat sets, with these values, to @req;
+ * the first error of drmModeAtomicAddProperty() (-errno), else 0.
+ */
+static int add_output(drmModeAtomicReq *req, const struct fl_output *out, uint64_t conn_crtc,
+		      uint64_t mode_id, uint64_t active, uint64_t fb, uint64_t plane_crtc,
+		      const uint64_t src[4], const uint64_t dst[4])
+{
+	int ret, k;
+
+	ret = drmModeAtomicAddProperty(req, out->connector_id, out->conn_crtc_id, conn_crtc);
+	if (ret >= 0)
+		ret = drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_mode_id, mode_id);
+	if (ret >= 0)
+		ret = drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_active, active);
+	if (ret >= 0)
+		ret = drmModeAtomicAddProperty(req, out->plane_id, out->plane_fb_id, fb);
+	if (ret >= 0)
+		ret = drmModeAtomicAddProperty(req, out->plane_id, out->plane_crtc_id, plane_crtc);
+	for (k = 0; k < 4 && ret >= 0; k++) {
+		ret = drmModeAtomicAddProperty(req, out->plane_id, out->plane_src[k], src[k]);
+		if (ret >= 0)
+			ret = drmModeAtomicAddProperty(req, out->plane_id, out->plane_crtc[k],
+						       dst[k]);
+	}
+	return ret < 0 ? ret : 0;
+}
+
 static int atomic_modeset(struct fl_device *dev)
 {
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	for (i = 0; req && i < dev->noutputs; i++) {
+	if (!req)
+		return -ENOMEM;
+	for (i = 0; i < dev->noutputs && !ret; i++) {
 		struct fl_output *out = &dev->outputs[i];
 		uint64_t src[4] = { 0, 0, (uint64_t)out->mode.hdisplay << 16,
 				    (uint64_t)out->mode.vdisplay << 16 };
 		uint64_t dst[4] = { 0, 0, out->mode.hdisplay, out->mode.vdisplay };
-		int k;
 
 		if (drmModeCreatePropertyBlob(dev->fd, &out->mode, sizeof(out->mode),
-					      &out->mode_blob)) {
-			drmModeAtomicFree(req);
-			return -errno;
-		}
-		drmModeAtomicAddProperty(req, out->connector_id, out->conn_crtc_id, out->crtc_id);
-		drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_mode_id, out->mode_blob);
-		drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_active, 1);
-		drmModeAtomicAddProperty(req, out->plane_id, out->plane_fb_id, out->fb[0].fb_id);
-		drmModeAtomicAddProperty(req, out->plane_id, out->plane_crtc_id, out->crtc_id);
-		for (k = 0; k < 4; k++) {
-			drmModeAtomicAddProperty(req, out->plane_id, out->plane_src[k], src[k]);
-			drmModeAtomicAddProperty(req, out->plane_id, out->plane_crtc[k], dst[k]);
-		}
+					      &out->mode_blob))
+			ret = -errno;
+		else
+			ret = add_output(req, out, out->crtc_id, out->mode_blob, 1,
+					 out->fb[0].fb_id, out->crtc_id, src, dst);
 	}
-	if (!req)
-		return -ENOMEM;
-	ret = drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ? -errno : 0;
+	if (!ret)
+		ret = drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
+		      -errno : 0;
 	drmModeAtomicFree(req);
 	return ret;
+}
+
+/* Reads what @out's connector, CRTC and plane show now into @out->saved. */
+static void save_output(int fd, bool atomic, struct fl_output *out)
+{
+	static const char *const src[4] = { "SRC_X", "SRC_Y", "SRC_W", "SRC_H" };
+	static const char *const dst[4] = { "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
+	struct fl_saved *s = &out->saved;
+	bool ok;
+	int k;
+
+	memset(s, 0, sizeof(*s));
+	if (!atomic) {
+		s->crtc = drmModeGetCrtc(fd, out->crtc_id);
+		s->valid = s->crtc;
+		return;
+	}
+	ok = prop_value(fd, out->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
+			&s->conn_crtc) &&
+	     prop_value(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", &s->mode_id) &&
+	     prop_value(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", &s->active) &&
+	     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", &s->fb) &&
+	     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", &s->plane_crtc);
+	for (k = 0; k < 4 && ok; k++)
+		ok = prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, src[k], &s->src[k]) &&
+		     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, dst[k], &s->dst[k]);
+	s->valid = ok;
+}
+
+/*
+ * Puts back what fl_device_modeset() found, before our framebuffers go
+ * (removing a framebuffer on show would switch the output off instead).
+ * If the old state cannot be restored (its framebuffer is gone, say), the
+ * outputs are switched off, so that nothing keeps scanning out ours.
+ */
+static void restore_outputs(struct fl_device *dev)
+{
+	static const uint64_t zero[4];
+	drmModeAtomicReq *req;
+	unsigned int i;
+	int ret = 0;
+
+	if (!dev->atomic) {
+		for (i = 0; i < dev->noutputs; i++) {
+			struct fl_output *out = &dev->outputs[i];
+			drmModeCrtc *c = out->saved.crtc;
+			bool on = c && c->buffer_id && c->mode_valid;
+
+			if (drmModeSetCrtc(dev->fd, out->crtc_id, on ? c->buffer_id : 0,
+					   on ? c->x : 0, on ? c->y : 0,
+					   on ? &out->connector_id : NULL, on,
+					   on ? &c->mode : NULL) && on)
+				drmModeSetCrtc(dev->fd, out->crtc_id, 0, 0, 0, NULL, 0, NULL);
+		}
+		return;
+	}
+	req = drmModeAtomicAlloc();
+	for (i = 0; req && i < dev->noutputs && !ret; i++) {
+		const struct fl_output *out = &dev->outputs[i];
+		const struct fl_saved *s = &out->saved;
+
+		ret = s->valid ? add_output(req, out, s->conn_crtc, s->mode_id, s->active, s->fb,
+					    s->plane_crtc, s->src, s->dst) : -EINVAL;
+	}
+	if (req && !ret && !drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
+						 NULL)) {
+		drmModeAtomicFree(req);
+		return;
+	}
+	drmModeAtomicFree(req);
+	fprintf(stderr, "fliplat: could not restore what the outputs showed before; "
+		"switching them off\n");
+	req = drmModeAtomicAlloc();
+	for (i = 0, ret = 0; req && i < dev->noutputs && !ret; i++)
+		ret = add_output(req, &dev->outputs[i], 0, 0, 0, 0, 0, zero, zero);
+	if (req && !ret)
+		drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	drmModeAtomicFree(req);
 }
 
 int fl_device_modeset(struct fl_device *dev, const struct fl_options *o)
@@ -505,6 +624,10 @@ int fl_device_modeset(struct fl_device *dev, const struct fl_options *o)
 	unsigned int i;
 	int ret = 0;
 
+	for (i = 0; i < dev->noutputs; i++)
+		save_output(dev->fd, dev->atomic, &dev->outputs[i]);
+	/* Even a failed modeset may have changed some outputs: restore them all. */
+	dev->modeset = true;
 	if (dev->atomic && o->mode != FL_MODE_LEGACY) {
 		ret = atomic_modeset(dev);
 	} else {
@@ -530,7 +653,10 @@ void fl_device_close(struct fl_device *dev)
 
 	if (dev->fd < 0)
 		return;
+	if (dev->modeset)
+		restore_outputs(dev);
 	for (i = 0; i < dev->noutputs; i++) {
+		drmModeFreeCrtc(dev->outputs[i].saved.crtc);
 		free_fb(dev->fd, &dev->outputs[i].fb[0]);
 		free_fb(dev->fd, &dev->outputs[i].fb[1]);
 		if (dev->outputs[i].mode_blob)

@@ -18,6 +18,14 @@ struct fl_fb {
 	uint64_t size;
 };
 
+/* What an output's objects showed before fliplat set its mode, to put back. */
+struct fl_saved {
+	bool valid;
+	uint64_t conn_crtc, mode_id, active;
+	uint64_t fb, plane_crtc, src[4], dst[4];
+	drmModeCrtc *crtc;	/* without atomic: drmModeGetCrtc() */
+};
+
 struct fl_output {
 	uint32_t connector_id, crtc_id, plane_id;
 	int crtc_index;
@@ -30,6 +38,7 @@ struct fl_output {
 	uint32_t plane_fb_id, plane_crtc_id, plane_in_fence_fd;
 	uint32_t plane_src[4], plane_crtc[4];	/* x, y, w, h */
 	uint32_t mode_blob;
+	struct fl_saved saved;
 };
 
 struct fl_device {
@@ -37,6 +46,7 @@ struct fl_device {
 	char path[64];
 	char driver[64], desc[128];
 	bool atomic;
+	bool modeset;		/* the outputs show our framebuffers: restore them */
 	unsigned int noutputs;
 	struct fl_output outputs[FL_MAX_CRTCS];
 };
@@ -47,8 +57,12 @@ struct fl_device {
  * Returns FL_EXIT_OK, or another FL_EXIT_* after printing why.
  */
 int fl_device_open(struct fl_device *dev, const struct fl_options *o);
-/* Sets every output's mode with its first framebuffer; FL_EXIT_*. */
+/*
+ * Sets every output's mode with its first framebuffer, after saving what the
+ * outputs showed; FL_EXIT_*.
+ */
 int fl_device_modeset(struct fl_device *dev, const struct fl_options *o);
+/* Puts back what the outputs showed before fl_device_modeset(), then closes. */
 void fl_device_close(struct fl_device *dev);
 
 /* One frame's duration of @mode in ns, from its timings. */

@@ -1,24 +1,34 @@
 // SPDX-License-Identifier: MIT
 /*
- * The measuring loop. Each output ("lane") has at most one flip in flight;
- * one poll() waits for all of them: the DRM fd for flip events, each
- * pending out-fence for its signal (the moment poll() returns with it
- * readable is the flip's wake time), and in in-fence mode each lane's
- * renderer timer, which signals the frame's sw_sync in-fence when its
- * render time is up. A flip is done when its event has arrived and its
- * out-fence has signalled; then the lane submits the next one.
+ * The measuring loop. Each output ("lane") has at most one flip in flight.
+ * One poll() waits for all of them: the DRM fd for flip events (the moment
+ * it returns with the fd readable is the event's read time), each lane's
+ * fence waiter (a thread alone in its poll() on the out-fence, whose
+ * return is the flip's wake time, see fence_waiter.c), and in in-fence
+ * mode each lane's renderer timer, which signals the frame's sw_sync
+ * in-fence when its render time is up. A flip is done when its event has
+ * arrived and its out-fence has signalled; then the lane submits the next.
+ *
+ * Which vblank could first show a flip is bounded by two reads of the
+ * CRTC's vblank count: one before the commit ioctl (the flip cannot be
+ * shown before the vblank after it) and one after the ioctl returned (a
+ * vblank in between may or may not have been in time, so only one after
+ * that is a miss). In in-fence mode the same bounds are taken around the
+ * renderer's signal. Documentation/fliplat.rst, "Method", has the rules.
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
 
+#include "fence_waiter.h"
 #include "flip.h"
 #include "sync.h"
 
@@ -34,8 +44,15 @@ struct lane {
 	int fence;		/* the out-fence we wait for, -1 if none */
 	int timeline, timer;	/* in-fence mode: the renderer */
 	bool rendering;
-	uint64_t ref_seq;	/* the vblank count before the first possible one */
-	bool ref_known;
+	struct fl_fence_waiter waiter;	/* atomic modes: polls the out-fence */
+	/*
+	 * The vblank counts read before (@seq_before) and after (@seq_after)
+	 * the flip became possible: the first vblank that can show it is
+	 * after @seq_before, the last that may still be first is @seq_after + 1.
+	 */
+	uint64_t seq_before, seq_after;
+	uint64_t submit_seq_after;	/* @seq_after at submit, for late frames */
+	bool seq_known;
 	int64_t last_event_ns;
 	uint32_t last_event_seq;
 };
@@ -46,8 +63,10 @@ struct loop {
 	struct fl_run *run;
 	size_t cap;
 	struct lane lanes[FL_MAX_CRTCS];
+	unsigned int nlanes;	/* set up so far, for teardown */
 	unsigned int seed;
 	int64_t started, until;
+	int64_t event_read_ns;	/* the DRM fd polled readable */
 	const char *failed;
 };
 
@@ -143,21 +162,28 @@ static int commit(struct loop *l, struct lane *lane, int in_fence)
 	if (!req)
 		return -ENOMEM;
 	lane->out_fence = -1;
-	drmModeAtomicAddProperty(req, out->plane_id, out->plane_fb_id, fb);
-	if (in_fence >= 0)
-		drmModeAtomicAddProperty(req, out->plane_id, out->plane_in_fence_fd, in_fence);
-	drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_out_fence_ptr,
-				 (uint64_t)(uintptr_t)&lane->out_fence);
-	flags = DRM_MODE_PAGE_FLIP_EVENT | (l->o->blocking ? 0 : DRM_MODE_ATOMIC_NONBLOCK);
-	ret = drmModeAtomicCommit(l->dev->fd, req, flags, cookie) ? -errno : 0;
+	/* drmModeAtomicAddProperty() returns the count of properties, or -errno. */
+	ret = drmModeAtomicAddProperty(req, out->plane_id, out->plane_fb_id, fb);
+	if (ret >= 0 && in_fence >= 0)
+		ret = drmModeAtomicAddProperty(req, out->plane_id, out->plane_in_fence_fd,
+					       in_fence);
+	if (ret >= 0)
+		ret = drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_out_fence_ptr,
+					       (uint64_t)(uintptr_t)&lane->out_fence);
+	if (ret >= 0) {
+		flags = DRM_MODE_PAGE_FLIP_EVENT |
+			(l->o->blocking ? 0 : DRM_MODE_ATOMIC_NONBLOCK);
+		ret = drmModeAtomicCommit(l->dev->fd, req, flags, cookie) ? -errno : 0;
+	}
 	drmModeAtomicFree(req);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 static int submit(struct loop *l, struct lane *lane)
 {
 	struct fl_flip *f = new_flip(l, lane);
-	int in_fence = -1, ret, tries;
+	int in_fence = -1, ret;
+	bool known;
 
 	if (!f)
 		return -ENOMEM;
@@ -166,17 +192,21 @@ static int submit(struct loop *l, struct lane *lane)
 						lane->submitted + 1);
 		if (in_fence < 0)
 			return -errno;
-	} else {
-		lane->ref_known = current_vblank(l, lane, &lane->ref_seq);
 	}
-	/* A flip can be refused while the last one is cleaned up: retry briefly. */
-	for (tries = 0; tries < 100; tries++) {
+	/*
+	 * A flip can be refused while the last one is cleaned up: retry
+	 * briefly, counting the retries, since each moves the submit time.
+	 */
+	for (f->retries = 0;; f->retries++) {
+		known = current_vblank(l, lane, &lane->seq_before);
 		f->submit_ns = now_ns();
 		ret = commit(l, lane, in_fence);
-		if (ret != -EBUSY)
+		if (ret != -EBUSY || f->retries == 100)
 			break;
 		usleep(1000);
 	}
+	lane->seq_known = known && !ret && current_vblank(l, lane, &lane->seq_after);
+	lane->submit_seq_after = lane->seq_after;
 	if (in_fence >= 0)
 		close(in_fence);
 	if (ret)
@@ -184,6 +214,8 @@ static int submit(struct loop *l, struct lane *lane)
 	if (l->o->mode == FL_MODE_INFENCE && arm_renderer(l, lane, f->submit_ns))
 		return -errno;
 	lane->fence = l->o->mode == FL_MODE_LEGACY ? -1 : lane->out_fence;
+	if (lane->fence >= 0)
+		fl_fence_waiter_arm(&lane->waiter, lane->fence);
 	lane->pending = true;
 	lane->got_event = false;
 	lane->got_signal = lane->fence < 0;
@@ -192,29 +224,45 @@ static int submit(struct loop *l, struct lane *lane)
 }
 
 /* The renderer finished a frame: its in-fence signals now. */
-static void rendered(struct loop *l, struct lane *lane, int64_t t)
+static void rendered(struct loop *l, struct lane *lane)
 {
+	struct fl_flip *f = &l->run->flips[lane->rec];
 	uint64_t expirations;
+	bool known;
 
 	if (read(lane->timer, &expirations, sizeof(expirations)) < 0)
 		return;
 	lane->rendering = false;
+	known = lane->seq_known && current_vblank(l, lane, &lane->seq_before);
+	f->ready_ns = now_ns();
 	if (sw_sync_timeline_inc(lane->timeline, 1)) {
 		l->failed = "the renderer could not signal its sw_sync fence";
 		return;
 	}
-	l->run->flips[lane->rec].ready_ns = t;
-	lane->ref_known = current_vblank(l, lane, &lane->ref_seq);
+	lane->seq_known = known && current_vblank(l, lane, &lane->seq_after);
+	/* The vblank after submit had passed before the frame was ready. */
+	f->late = lane->seq_known && lane->seq_before > lane->submit_seq_after;
 }
 
-static void signalled(struct loop *l, struct lane *lane, int64_t t)
+/* The lane's fence waiter reported: the out-fence signalled at @t. */
+static void signalled(struct loop *l, struct lane *lane)
 {
 	struct fl_flip *f = &l->run->flips[lane->rec];
-	struct sync_file_info *info = sync_file_info(lane->fence);
+	struct sync_file_info *info;
 	struct sync_fence_info *points;
+	short revents;
 	uint32_t i;
+	int64_t t;
 
+	if (!fl_fence_waiter_result(&lane->waiter, &t, &revents))
+		return;
+	if (!(revents & POLLIN)) {
+		l->failed = revents & POLLNVAL ? "an out-fence fd was not valid (POLLNVAL)" :
+						 "polling an out-fence failed (POLLERR)";
+		return;
+	}
 	f->wake_ns = t;
+	info = sync_file_info(lane->fence);
 	if (info) {
 		points = sync_get_fence_info(info);
 		for (i = 0; i < info->num_fences; i++)
@@ -224,7 +272,9 @@ static void signalled(struct loop *l, struct lane *lane, int64_t t)
 			f->fence_error = info->status;
 		sync_file_info_free(info);
 	}
-	if (!f->signal_ns)
+	if (!info)
+		l->failed = "SYNC_IOC_FILE_INFO failed on a signalled out-fence";
+	else if (!f->signal_ns)
 		l->failed = "an out-fence polled signalled but has no timestamp";
 	close(lane->fence);
 	lane->fence = -1;
@@ -238,9 +288,9 @@ static void flip_event(int fd, unsigned int seq, unsigned int sec, unsigned int 
 {
 	struct loop *l = event_loop;
 	size_t rec = (uintptr_t)data;
+	uint32_t earliest, latest;
 	struct lane *lane;
 	struct fl_flip *f;
-	uint32_t first;
 
 	(void)fd;
 	(void)crtc_id;
@@ -249,12 +299,17 @@ static void flip_event(int fd, unsigned int seq, unsigned int sec, unsigned int 
 	f = &l->run->flips[rec];
 	lane = &l->lanes[f->crtc];
 	f->event_ns = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+	f->event_read_ns = l->event_read_ns;
 	f->event_seq = seq;
 	if (lane->last_event_ns)
 		f->interval_ns = f->event_ns - lane->last_event_ns;
-	if (lane->ref_known) {
-		first = (uint32_t)lane->ref_seq + 1;
-		f->missed = (int32_t)(seq - first) > 0 ? seq - first : 0;
+	f->seq_known = lane->seq_known;
+	if (lane->seq_known) {
+		/* Event sequences are the low 32 bits of the 64-bit count. */
+		earliest = (uint32_t)lane->seq_before + 1;
+		latest = (uint32_t)lane->seq_after + 1;
+		f->early = (int32_t)(seq - earliest) < 0;
+		f->missed = (int32_t)(seq - latest) > 0 ? seq - latest : 0;
 	} else if (lane->last_event_ns && l->run->crtcs[f->crtc].period_ns) {
 		/* No vblank query: count periods beyond one since the last flip. */
 		int64_t periods = (f->interval_ns + l->run->crtcs[f->crtc].period_ns / 2) /
@@ -293,7 +348,6 @@ static int wait_and_handle(struct loop *l)
 	struct pollfd fds[1 + 2 * FL_MAX_CRTCS];
 	struct lane *owner[1 + 2 * FL_MAX_CRTCS] = { NULL };
 	unsigned int i, n = 1;
-	int64_t t;
 	int ret;
 
 	fds[0] = (struct pollfd){ .fd = l->dev->fd, .events = POLLIN };
@@ -302,7 +356,7 @@ static int wait_and_handle(struct loop *l)
 
 		if (lane->pending && lane->fence >= 0) {
 			owner[n] = lane;
-			fds[n++] = (struct pollfd){ .fd = lane->fence, .events = POLLIN };
+			fds[n++] = (struct pollfd){ .fd = lane->waiter.done_fd, .events = POLLIN };
 		}
 		if (lane->rendering) {
 			owner[n] = lane;
@@ -310,26 +364,37 @@ static int wait_and_handle(struct loop *l)
 		}
 	}
 	ret = poll(fds, n, FLIP_TIMEOUT_MS);
-	t = now_ns();
+	l->event_read_ns = now_ns();
 	if (ret < 0)
 		return errno == EINTR ? 0 : -errno;
 	if (ret == 0) {
 		l->failed = "a flip took longer than 5 s (no event or no fence signal)";
 		return -ETIMEDOUT;
 	}
+	for (i = 0; i < n; i++) {
+		if (fds[i].revents & (POLLERR | POLLNVAL | POLLHUP)) {
+			l->failed = i ? "polling a renderer timer or fence waiter failed" :
+					"polling the DRM fd failed (POLLERR/POLLNVAL/POLLHUP)";
+			return -EIO;
+		}
+	}
 	for (i = 1; i < n; i++) {
-		if (!(fds[i].revents & (POLLIN | POLLERR)))
+		if (!(fds[i].revents & POLLIN))
 			continue;
 		if (fds[i].fd == owner[i]->timer)
-			rendered(l, owner[i], t);
+			rendered(l, owner[i]);
 		else
-			signalled(l, owner[i], t);
+			signalled(l, owner[i]);
 	}
 	if (fds[0].revents & POLLIN) {
 		/* drmHandleEvent() has no context argument for its handlers. */
 		event_loop = l;
-		drmHandleEvent(l->dev->fd, &evctx);
+		ret = drmHandleEvent(l->dev->fd, &evctx);
 		event_loop = NULL;
+		if (ret) {
+			l->failed = "reading DRM events failed";
+			return -EIO;
+		}
 	}
 	return 0;
 }
@@ -337,6 +402,7 @@ static int wait_and_handle(struct loop *l)
 static int setup_lanes(struct loop *l)
 {
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < l->dev->noutputs; i++) {
 		struct lane *lane = &l->lanes[i];
@@ -345,6 +411,14 @@ static int setup_lanes(struct loop *l)
 			.out = &l->dev->outputs[i], .index = i, .fence = -1,
 			.timeline = -1, .timer = -1,
 		};
+		l->nlanes = i + 1;
+		if (l->o->mode == FL_MODE_LEGACY)
+			continue;
+		ret = fl_fence_waiter_start(&lane->waiter);
+		if (ret) {
+			fprintf(stderr, "fliplat: fence waiter thread: %s\n", strerror(-ret));
+			return FL_EXIT_FAILED;
+		}
 		if (l->o->mode != FL_MODE_INFENCE)
 			continue;
 		lane->timeline = sw_sync_timeline_create();
@@ -367,9 +441,11 @@ static void teardown_lanes(struct loop *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < l->dev->noutputs; i++) {
+	for (i = 0; i < l->nlanes; i++) {
 		struct lane *lane = &l->lanes[i];
 
+		/* First the thread, which may still be polling the fence. */
+		fl_fence_waiter_stop(&lane->waiter);
 		if (lane->fence >= 0)
 			close(lane->fence);
 		if (lane->timer >= 0)
@@ -383,6 +459,8 @@ static void teardown_lanes(struct loop *l)
 int fl_measure(struct fl_device *dev, const struct fl_options *o, struct fl_run *run)
 {
 	struct loop l = { .dev = dev, .o = o, .run = run, .seed = o->seed };
+
+	run->seed = o->seed;
 	bool show = o->progress > 0 || (o->progress < 0 && isatty(STDERR_FILENO));
 	unsigned int i, busy;
 	int ret;
@@ -422,6 +500,7 @@ int fl_measure(struct fl_device *dev, const struct fl_options *o, struct fl_run 
 			progress(&l, false);
 	}
 	run->finished_ns = now_ns();
+	run->failure = l.failed;
 	if (show)
 		progress(&l, true);
 	teardown_lanes(&l);

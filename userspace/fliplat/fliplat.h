@@ -27,16 +27,28 @@ struct fl_flip {
 	int64_t submit_ns;	/* just before the commit / page-flip ioctl */
 	int64_t ready_ns;	/* in-fence mode: when the renderer signalled */
 	int64_t event_ns;	/* flip event timestamp (µs precision) */
+	int64_t event_read_ns;	/* poll() on the DRM fd returned with the event */
 	int64_t signal_ns;	/* out-fence SYNC_IOC_FILE_INFO timestamp_ns */
-	int64_t wake_ns;	/* poll() on the out-fence returned */
+	int64_t wake_ns;	/* a thread's poll() on this out-fence alone returned */
 	uint32_t event_seq;	/* vblank sequence from the flip event */
+	unsigned int retries;	/* EBUSY refusals before the commit was taken */
 	/* event_ns minus the previous flip's event_ns on the same CRTC, 0 for
 	 * the first flip of a CRTC. */
 	int64_t interval_ns;
-	/* Vblanks between the first one that could have shown the flip (the
-	 * first after submit, or after ready in in-fence mode) and the one
-	 * that did. */
+	/*
+	 * Vblanks between the last one that could have been the first to show
+	 * the flip (the vblank after the count read once the commit ioctl, or
+	 * in in-fence mode the renderer's signal, had returned) and the one
+	 * that did. See Documentation/fliplat.rst, "Method".
+	 */
 	unsigned int missed;
+	/* Shown at a vblank that had passed before the flip was submitted (or,
+	 * in in-fence mode, ready): a bug in the driver under test. */
+	bool early;
+	/* In-fence mode: the renderer signalled after the first vblank that
+	 * could have shown the frame had it been ready at submit. */
+	bool late;
+	bool seq_known;		/* the vblank counts above could be read */
 	int fence_error;	/* < 0: the out-fence signalled with this error */
 };
 
@@ -62,7 +74,10 @@ struct fl_run {
 	unsigned int warmup;	/* flips per CRTC left out of the statistics */
 	unsigned int flips_per_crtc;	/* asked for after warm-up (0: --duration) */
 	double duration_s;	/* --duration, 0 if not given */
+	unsigned int seed;	/* --seed, of the renderer's jitter */
 	int64_t started_ns, finished_ns;
+	/* NULL for a complete run, else why it stopped (the flips so far stay). */
+	const char *failure;
 	size_t ncrtcs;
 	struct fl_crtc *crtcs;
 	/* What it measured. */
@@ -88,12 +103,31 @@ void fl_stats_compute(double *v, size_t n, struct fl_stats *out);
 /* The metrics fliplat reports, in the order the table and JSON list them. */
 enum fl_metric {
 	FL_SIGNAL_MINUS_SUBMIT,
+	FL_EVENT_MINUS_SUBMIT,
 	FL_WAKE_MINUS_SIGNAL,
 	FL_EVENT_MINUS_SIGNAL,
+	FL_READ_MINUS_EVENT,
 	FL_VBLANK_INTERVAL,
 	FL_MISSED_VBLANKS,
 	FL_NMETRICS,
 };
+
+/* The time metrics, in µs; the rest count vblanks. */
+bool fl_metric_is_time(enum fl_metric m);
+
+/* What went wrong or late in a run, over its non-warm-up flips. */
+struct fl_counts {
+	size_t flips;		/* counted (non-warm-up) flips */
+	size_t incomplete;	/* no event, or (atomic) no signalled out-fence */
+	size_t fence_errors;	/* out-fences that signalled an error */
+	size_t missed_flips;	/* flips shown at least one vblank late */
+	size_t missed_vblanks;	/* the vblanks those flips missed, summed */
+	size_t early;		/* flips shown before they were possible */
+	size_t late;		/* in-fence mode: frames the renderer finished late */
+	size_t retries;		/* EBUSY refusals retried */
+};
+
+void fl_run_counts(const struct fl_run *run, struct fl_counts *out);
 
 const char *fl_metric_name(enum fl_metric m);	/* e.g. "signal-submit" */
 /* Metric @m of one flip (µs or vblanks); false if the flip did not observe it. */

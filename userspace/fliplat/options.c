@@ -50,7 +50,7 @@ static const char usage[] =
 "  -r, --refresh HZ        refresh rate; a user mode is made from the chosen\n"
 "                          mode's timings if the connector lists none\n"
 "  -n, --flips N           flips per CRTC after warm-up (default 300)\n"
-"  -t, --duration SECONDS  flip for this long instead of a count\n"
+"  -t, --duration SECONDS  flip for this long instead of a count (not with -n)\n"
 "  -w, --warmup N          flips per CRTC not counted (default 10)\n"
 "      --render-us US      in-fence mode: render time (default 5000)\n"
 "      --render-jitter-us US  in-fence mode: random extra render time (0)\n"
@@ -130,6 +130,7 @@ static int parse_mode(const char *arg, struct fl_options *o)
 
 int fl_parse_options(int argc, char **argv, struct fl_options *o)
 {
+	bool flips_given = false;
 	unsigned int v;
 	char *end;
 	int opt;
@@ -167,6 +168,7 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 				return -1;
 			break;
 		case 'n':
+			flips_given = true;
 			if (number("--flips", optarg, 1, 10000000, &o->flips))
 				return -1;
 			break;
@@ -232,6 +234,10 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 	if (optind < argc) {
 		fprintf(stderr, "fliplat: unexpected argument '%s' (see fliplat --help)\n",
 			argv[optind]);
+		return -1;
+	}
+	if (flips_given && o->duration_s > 0) {
+		fputs("fliplat: --flips and --duration both say when to stop: give one\n", stderr);
 		return -1;
 	}
 	if (o->duration_s > 0)

@@ -21,8 +21,8 @@ int fl_report_csv(FILE *f, const struct fl_run *run)
 	size_t i;
 
 	fputs("index,crtc,crtc_id,warmup,submit_ns,ready_ns,event_ns,signal_ns,wake_ns,"
-	      "signal_minus_submit_ns,wake_minus_signal_ns,event_minus_signal_ns,"
-	      "event_seq,interval_ns,missed_vblanks,fence_error\n", f);
+	      "event_read_ns,signal_minus_submit_ns,wake_minus_signal_ns,event_minus_signal_ns,"
+	      "event_seq,interval_ns,missed_vblanks,early,late,retries,fence_error\n", f);
 	for (i = 0; i < run->nflips; i++) {
 		const struct fl_flip *p = &run->flips[i];
 
@@ -33,12 +33,17 @@ int fl_report_csv(FILE *f, const struct fl_run *run)
 		cell(f, p->event_ns, p->event_ns);
 		cell(f, p->signal_ns, p->signal_ns);
 		cell(f, p->wake_ns, p->wake_ns);
+		cell(f, p->event_read_ns, p->event_read_ns);
 		cell(f, p->signal_ns - p->submit_ns, p->signal_ns && p->submit_ns);
 		cell(f, p->wake_ns - p->signal_ns, p->wake_ns && p->signal_ns);
 		cell(f, p->event_ns - p->signal_ns, p->event_ns && p->signal_ns);
 		cell(f, p->event_seq, p->event_ns);
 		cell(f, p->interval_ns, p->interval_ns > 0);
 		cell(f, p->missed, p->event_ns);
+		/* Unknown (empty) where the vblank counts could not be read. */
+		cell(f, p->early, p->event_ns && p->seq_known);
+		cell(f, p->late, p->ready_ns && p->seq_known);
+		cell(f, p->retries, true);
 		cell(f, p->fence_error, p->signal_ns);
 		fputc('\n', f);
 	}

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * --json: the run's configuration, where it ran, its CRTCs and the summary
- * statistics, overall and per CRTC. Always valid JSON: strings escaped, no
- * NaN or infinity (a metric nothing observed has n = 0 and null values).
+ * --json: whether the run completed (and if not, why it stopped), its
+ * configuration, where it ran, what went wrong or late, its CRTCs and the
+ * summary statistics, overall and per CRTC. Always valid JSON: strings
+ * escaped, no NaN or infinity (a metric nothing observed has n = 0 and null
+ * values).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,6 +67,18 @@ static void summary(FILE *f, const struct fl_run *run, int crtc, const char *ind
 	fprintf(f, "%s}", indent);
 }
 
+static void counts(FILE *f, const struct fl_run *run)
+{
+	struct fl_counts c;
+
+	fl_run_counts(run, &c);
+	fprintf(f, "  \"counts\": {\n    \"incomplete_flips\": %zu,\n    \"fence_errors\": %zu,\n"
+		"    \"missed_flips\": %zu,\n    \"missed_vblanks\": %zu,\n"
+		"    \"early_flips\": %zu,\n    \"late_frames\": %zu,\n"
+		"    \"ebusy_retries\": %zu\n  },\n", c.incomplete, c.fence_errors, c.missed_flips,
+		c.missed_vblanks, c.early, c.late, c.retries);
+}
+
 int fl_report_json(FILE *f, const struct fl_run *run)
 {
 	size_t i, counted = 0;
@@ -72,11 +86,18 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	for (i = 0; i < run->nflips; i++)
 		counted += !run->flips[i].warmup;
 
-	fputs("{\n  \"tool\": \"fliplat\",\n  \"config\": {\n    \"mode\": ", f);
+	fprintf(f, "{\n  \"tool\": \"fliplat\",\n  \"status\": \"%s\",\n  \"failure\": ",
+		run->failure ? "failed" : "complete");
+	if (run->failure)
+		json_string(f, run->failure);
+	else
+		fputs("null", f);
+	fputs(",\n  \"config\": {\n    \"mode\": ", f);
 	json_string(f, fl_mode_name(run->mode));
 	fprintf(f, ",\n    \"nonblock\": %s,\n", run->nonblock ? "true" : "false");
 	fprintf(f, "    \"render_ns\": %" PRId64 ",\n    \"render_jitter_ns\": %" PRId64 ",\n",
 		run->render_ns, run->render_jitter_ns);
+	fprintf(f, "    \"seed\": %u,\n", run->seed);
 	fprintf(f, "    \"warmup\": %u,\n    \"flips_per_crtc\": %u,\n    \"duration_s\": ",
 		run->warmup, run->flips_per_crtc);
 	json_number(f, run->duration_s, run->duration_s > 0);
@@ -89,6 +110,7 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	fputs(",\n    \"kernel\": ", f);
 	json_string(f, run->kernel);
 	fprintf(f, "\n  },\n  \"flips\": %zu,\n  \"flips_counted\": %zu,\n", run->nflips, counted);
+	counts(f, run);
 	fprintf(f, "  \"elapsed_s\": %.3f,\n  \"crtcs\": [\n",
 		(run->finished_ns - run->started_ns) / 1e9);
 	for (i = 0; i < run->ncrtcs; i++) {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * --plot: a standalone SVG (no scripts, no external references) with two
- * panels: a histogram of the flips' latency (signal - submit; event -
- * submit in legacy mode, which has no fence) with its p50 and p99 marked,
- * and the same latency per flip in submit order, one colour per CRTC, flips
- * that missed a vblank ringed in red.
+ * --plot: a standalone SVG (no scripts, no external references): one
+ * histogram per time metric the run observed (signal - submit, event -
+ * submit, wake - signal, event - signal, read - event, vblank interval),
+ * each with its p50 and p99 marked and a y axis that reaches above its
+ * tallest bar, then the flips' latency (signal - submit; event - submit in
+ * legacy mode, which has no fence) per flip in submit order, one colour per
+ * CRTC, flips that missed a vblank ringed in red.
  */
 #include <errno.h>
 #include <math.h>
@@ -111,52 +113,69 @@ static void axes(FILE *f, int y0, double x0, double x1, double ymax, const char 
 	}
 }
 
-static void histogram(FILE *f, const struct fl_run *run, const double *v, size_t n,
-		      const struct fl_stats *s, const char *what)
+/* The y axis's top: the tallest bar rounded up to a whole tick. */
+static double axis_top(double tallest)
 {
-	unsigned int counts[MAX_BINS] = { 0 }, bins, b, top = 1;
-	double lo = s->min, hi = s->max, width;
-	char title[160];
+	double step = tick_step(tallest, 5);
+
+	return ceil(tallest / step) * step;
+}
+
+static void histogram(FILE *f, int y0, const struct fl_run *run, enum fl_metric m,
+		      const double *v, const struct fl_stats *s)
+{
+	unsigned int counts[MAX_BINS] = { 0 }, bins, b, tallest = 1;
+	double lo = s->min, hi = s->max, width, ymax;
+	char title[160], xlabel[64];
 	size_t i;
 
-	bins = (unsigned int)ceil(sqrt((double)n));
+	bins = (unsigned int)ceil(sqrt((double)s->n));
 	bins = bins < 5 ? 5 : bins > MAX_BINS ? MAX_BINS : bins;
 	if (hi - lo < 1) {
 		lo -= 0.5;
 		hi += 0.5;
 	}
 	width = (hi - lo) / bins;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < s->n; i++) {
 		b = (unsigned int)((v[i] - lo) / width);
 		counts[b < bins ? b : bins - 1]++;
 	}
 	for (b = 0; b < bins; b++)
-		top = counts[b] > top ? counts[b] : top;
+		tallest = counts[b] > tallest ? counts[b] : tallest;
+	ymax = axis_top(tallest);
 
-	snprintf(title, sizeof(title), "%s on %s: %s, %zu flips (%s mode)", what, run->driver,
-		 run->ncrtcs ? run->crtcs[0].mode_name : "?", n, fl_mode_name(run->mode));
-	axes(f, 0, lo, hi, top, "latency (us)", "flips", title);
+	snprintf(title, sizeof(title), "%s on %s: %s, %zu flips (%s mode)", fl_metric_name(m),
+		 run->driver, run->ncrtcs ? run->crtcs[0].mode_name : "?", s->n,
+		 fl_mode_name(run->mode));
+	snprintf(xlabel, sizeof(xlabel), "%s (%s)", fl_metric_name(m), fl_metric_unit(m));
+	fprintf(f, "<g class=\"histogram\" data-metric=\"%s\" data-ymax=\"%g\">\n",
+		fl_metric_name(m), ymax);
+	axes(f, y0, lo, hi, ymax, xlabel, "flips", title);
 	for (b = 0; b < bins; b++) {
-		double h = (double)counts[b] / top * PLOT_H;
+		double h = (double)counts[b] / ymax * PLOT_H;
 
-		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			"height=\"%.1f\" fill=\"#1f77b4\"/>\n", LEFT + (double)b / bins * PLOT_W,
-			TOP + PLOT_H - h, (double)PLOT_W / bins - 1, h);
+		fprintf(f, "<rect class=\"bar\" data-count=\"%u\" x=\"%.1f\" y=\"%.1f\" "
+			"width=\"%.1f\" height=\"%.1f\" fill=\"#1f77b4\"/>\n", counts[b],
+			LEFT + (double)b / bins * PLOT_W, y0 + TOP + PLOT_H - h,
+			(double)PLOT_W / bins - 1, h);
 	}
 	for (i = 0; i < 2; i++) {
 		double p = i ? s->p99 : s->p50;
 		double x = LEFT + (p - lo) / (hi - lo) * PLOT_W;
 		char label[48];
 
-		snprintf(label, sizeof(label), "%s %.1f us", i ? "p99" : "p50", p);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d62728\" "
-			"stroke-dasharray=\"4 3\"/>\n", x, TOP, x, TOP + PLOT_H);
-		text(f, x + 3, TOP + 12 + 14 * i, "start", " font-size=\"11\" fill=\"#d62728\"",
-		     label);
+		snprintf(label, sizeof(label), "%s %.1f %s", i ? "p99" : "p50", p,
+			 fl_metric_unit(m));
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			"stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n", i ? "p99" : "p50",
+			x, y0 + TOP, x, y0 + TOP + PLOT_H);
+		text(f, x + 3, y0 + TOP + 12 + 14 * i, "start",
+		     " font-size=\"11\" fill=\"#d62728\"", label);
 	}
+	fputs("</g>\n", f);
 }
 
-static void timeline(FILE *f, const struct fl_run *run, const struct fl_stats *s,
+static void timeline(FILE *f, int y0, const struct fl_run *run, const struct fl_stats *s,
 		     const char *what)
 {
 	double top = s->max > 0 ? s->max * 1.05 : 1, us;
@@ -164,7 +183,8 @@ static void timeline(FILE *f, const struct fl_run *run, const struct fl_stats *s
 	char title[160];
 
 	snprintf(title, sizeof(title), "%s per flip (red ring: missed a vblank)", what);
-	axes(f, PANEL_H, 0, (double)last, top, "flip (submit order)", "latency (us)", title);
+	fputs("<g class=\"timeline\">\n", f);
+	axes(f, y0, 0, (double)last, top, "flip (submit order)", "latency (us)", title);
 	for (i = 0; i < run->nflips; i++) {
 		const struct fl_flip *p = &run->flips[i];
 		double x, y;
@@ -172,7 +192,7 @@ static void timeline(FILE *f, const struct fl_run *run, const struct fl_stats *s
 		if (p->warmup || !latency(run, p, &us))
 			continue;
 		x = LEFT + (double)p->index / (double)last * PLOT_W;
-		y = PANEL_H + TOP + PLOT_H - us / top * PLOT_H;
+		y = y0 + TOP + PLOT_H - us / top * PLOT_H;
 		fprintf(f, "<circle class=\"flip\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\" fill=\"%s\"/>\n",
 			x, y, colours[p->crtc % 4]);
 		if (p->missed)
@@ -184,39 +204,62 @@ static void timeline(FILE *f, const struct fl_run *run, const struct fl_stats *s
 
 		snprintf(label, sizeof(label), "CRTC %u", run->crtcs[i].crtc_id);
 		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
-			LEFT + 10, PANEL_H + TOP + 8 + 16 * i, colours[i % 4]);
-		text(f, LEFT + 26, PANEL_H + TOP + 17 + 16 * i, "start", " font-size=\"11\"",
+			LEFT + 10, y0 + TOP + 8 + 16 * i, colours[i % 4]);
+		text(f, LEFT + 26, y0 + TOP + 17 + 16 * i, "start", " font-size=\"11\"",
 		     label);
 	}
+	fputs("</g>\n", f);
+}
+
+/* @m's values over the counted flips into @v (sorted), and their statistics. */
+static void metric_values(const struct fl_run *run, enum fl_metric m, double *v,
+			  struct fl_stats *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->nflips; i++)
+		if (!run->flips[i].warmup && fl_flip_metric(&run->flips[i], m, &v[n]))
+			n++;
+	fl_stats_compute(v, n, s);
 }
 
 int fl_report_svg(FILE *f, const struct fl_run *run)
 {
 	const char *what = run->mode == FL_MODE_LEGACY ? "event - submit" : "signal - submit";
-	double *v = malloc((run->nflips ? run->nflips : 1) * sizeof(*v)), *sorted;
+	double *v = malloc((run->nflips ? run->nflips : 1) * sizeof(*v));
 	struct fl_stats s;
+	int m, panels = 1, y0 = 0;
 	size_t i, n = 0;
 
 	if (!v)
 		return -1;
-	for (i = 0; i < run->nflips; i++)
-		if (!run->flips[i].warmup && latency(run, &run->flips[i], &v[n]))
-			n++;
-	sorted = v;
-	fl_stats_compute(sorted, n, &s);
-
+	for (m = 0; m < FL_NMETRICS; m++) {
+		metric_values(run, m, v, &s);
+		panels += fl_metric_is_time(m) && s.n;
+	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		WIDTH, 2 * PANEL_H, WIDTH, 2 * PANEL_H);
-	if (n) {
-		histogram(f, run, sorted, n, &s, what);
-		timeline(f, run, &s, what);
-	} else {
-		text(f, WIDTH / 2.0, PANEL_H, "middle", " font-size=\"15\"",
-		     "no flip completed: nothing to plot");
+		WIDTH, panels * PANEL_H, WIDTH, panels * PANEL_H);
+	for (m = 0; m < FL_NMETRICS; m++) {
+		if (!fl_metric_is_time(m))
+			continue;
+		metric_values(run, m, v, &s);
+		if (!s.n)
+			continue;
+		histogram(f, y0, run, m, v, &s);
+		y0 += PANEL_H;
 	}
+	for (i = 0; i < run->nflips; i++)
+		if (!run->flips[i].warmup && latency(run, &run->flips[i], &v[n]))
+			n++;
+	fl_stats_compute(v, n, &s);
+	if (n)
+		timeline(f, y0, run, &s, what);
+	else
+		text(f, WIDTH / 2.0, y0 + PANEL_H / 2.0, "middle", " font-size=\"15\"",
+		     "no flip completed: nothing to plot");
 	fputs("</svg>\n", f);
 	free(v);
 	if (ferror(f)) {

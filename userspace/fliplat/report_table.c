@@ -50,6 +50,7 @@ static void table(FILE *f, const struct fl_run *run, int crtc)
 
 int fl_report_table(FILE *f, const struct fl_run *run)
 {
+	struct fl_counts c;
 	size_t i;
 
 	fprintf(f, "fliplat: %s (%s) on %s, %s\n", run->driver, run->driver_desc, run->device,
@@ -72,6 +73,16 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 	}
 	fputc('\n', f);
 	table(f, run, -1);
+	fl_run_counts(run, &c);
+	fprintf(f, "\n  %zu incomplete, %zu fence errors, %zu flips missed %zu vblanks, "
+		"%zu early (shown before possible: a driver bug), %zu EBUSY retries",
+		c.incomplete, c.fence_errors, c.missed_flips, c.missed_vblanks, c.early, c.retries);
+	if (run->mode == FL_MODE_INFENCE)
+		fprintf(f, ", %zu late frames (the renderer missed the vblank after submit)",
+			c.late);
+	fputc('\n', f);
+	if (run->failure)
+		fprintf(f, "  INCOMPLETE RUN: %s\n", run->failure);
 	for (i = 0; run->ncrtcs > 1 && i < run->ncrtcs; i++) {
 		fprintf(f, "\n  CRTC %u only:\n", run->crtcs[i].crtc_id);
 		table(f, run, (int)i);

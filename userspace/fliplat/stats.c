@@ -54,8 +54,10 @@ static const struct {
 	const char *name, *unit;
 } metrics[FL_NMETRICS] = {
 	[FL_SIGNAL_MINUS_SUBMIT] = { "signal-submit", "us" },
+	[FL_EVENT_MINUS_SUBMIT] = { "event-submit", "us" },
 	[FL_WAKE_MINUS_SIGNAL] = { "wake-signal", "us" },
 	[FL_EVENT_MINUS_SIGNAL] = { "event-signal", "us" },
+	[FL_READ_MINUS_EVENT] = { "read-event", "us" },
 	[FL_VBLANK_INTERVAL] = { "vblank-interval", "us" },
 	[FL_MISSED_VBLANKS] = { "missed-vblanks", "vblanks" },
 };
@@ -70,25 +72,34 @@ const char *fl_metric_unit(enum fl_metric m)
 	return m < FL_NMETRICS ? metrics[m].unit : "?";
 }
 
+bool fl_metric_is_time(enum fl_metric m)
+{
+	return m < FL_NMETRICS && !strcmp(metrics[m].unit, "us");
+}
+
+/* @later - @earlier in µs, if both were observed. */
+static bool difference(int64_t later, int64_t earlier, double *us)
+{
+	if (!later || !earlier)
+		return false;
+	*us = (double)(later - earlier) / 1e3;
+	return true;
+}
+
 /* Metric @m of one flip; false if the flip did not observe it. */
 bool fl_flip_metric(const struct fl_flip *f, enum fl_metric m, double *value)
 {
 	switch (m) {
 	case FL_SIGNAL_MINUS_SUBMIT:
-		if (!f->signal_ns || !f->submit_ns)
-			return false;
-		*value = (double)(f->signal_ns - f->submit_ns) / 1e3;
-		return true;
+		return difference(f->signal_ns, f->submit_ns, value);
+	case FL_EVENT_MINUS_SUBMIT:
+		return difference(f->event_ns, f->submit_ns, value);
 	case FL_WAKE_MINUS_SIGNAL:
-		if (!f->wake_ns || !f->signal_ns)
-			return false;
-		*value = (double)(f->wake_ns - f->signal_ns) / 1e3;
-		return true;
+		return difference(f->wake_ns, f->signal_ns, value);
 	case FL_EVENT_MINUS_SIGNAL:
-		if (!f->event_ns || !f->signal_ns)
-			return false;
-		*value = (double)(f->event_ns - f->signal_ns) / 1e3;
-		return true;
+		return difference(f->event_ns, f->signal_ns, value);
+	case FL_READ_MINUS_EVENT:
+		return difference(f->event_read_ns, f->event_ns, value);
 	case FL_VBLANK_INTERVAL:
 		if (f->interval_ns <= 0)
 			return false;
@@ -124,4 +135,27 @@ void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
 	}
 	fl_stats_compute(v, n, out);
 	free(v);
+}
+
+void fl_run_counts(const struct fl_run *run, struct fl_counts *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < run->nflips; i++) {
+		const struct fl_flip *f = &run->flips[i];
+
+		/* Retries move a warm-up flip's submit time too: count them all. */
+		out->retries += f->retries;
+		if (f->warmup)
+			continue;
+		out->flips++;
+		if (!f->event_ns || (run->mode != FL_MODE_LEGACY && !f->signal_ns))
+			out->incomplete++;
+		out->fence_errors += f->fence_error < 0;
+		out->missed_flips += f->missed > 0;
+		out->missed_vblanks += f->missed;
+		out->early += f->early;
+		out->late += f->late;
+	}
 }

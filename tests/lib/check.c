@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check.c: the result framework declared in check.h, linked into every C
+ * test program in tests/.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static int failures;
+/* Read by the watchdog's signal handler, so never cached in a register. */
+static const char *volatile current = "setup";
+static unsigned int watchdog_seconds;
+
+/* --- result lines ------------------------------------------------------- */
+
+void ok(const char *name)
+{
+	printf("ok - %s\n", name);
+	fflush(stdout);
+}
+
+/* Flushed at once: a crash or the watchdog's _exit() must not lose lines. */
+static void vline(const char *prefix, const char *name, const char *fmt, va_list ap)
+{
+	printf("%s - %s: ", prefix, name);
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+void not_ok(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("not ok", name, fmt, ap);
+	va_end(ap);
+	failures++;
+}
+
+void skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("skip", name, fmt, ap);
+	va_end(ap);
+}
+
+void comment(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+void count_failure(void)
+{
+	failures++;
+}
+
+/* --- checks ------------------------------------------------------------- */
+
+bool check(const char *name, bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond) {
+		ok(name);
+		return true;
+	}
+	va_start(ap, fmt);
+	vline("not ok", name, fmt, ap);
+	va_end(ap);
+	failures++;
+	return false;
+}
+
+bool check_int(const char *name, long long want, long long got)
+{
+	return check(name, want == got, "expected %lld, got %lld", want, got);
+}
+
+bool check_fails(const char *name, int ret, int err, int got_errno)
+{
+	if (ret == -1 && got_errno == err) {
+		ok(name);
+		return true;
+	}
+	if (ret == -1)
+		not_ok(name, "expected -1/%s, got -1/%s", errno_name(err),
+		       errno_name(got_errno));
+	else
+		not_ok(name, "expected -1/%s, got %d", errno_name(err), ret);
+	return false;
+}
+
+bool check_succeeds(const char *name, int ret, int got_errno)
+{
+	if (ret >= 0) {
+		ok(name);
+		return true;
+	}
+	not_ok(name, "expected success, got %d/%s", ret, errno_name(got_errno));
+	return false;
+}
+
+/* --- the program's course ----------------------------------------------- */
+
+void begin(const char *name)
+{
+	current = name;
+}
+
+const char *current_check(void)
+{
+	return current;
+}
+
+void require(bool cond, const char *what)
+{
+	if (cond)
+		return;
+	not_ok(current, "setup failed: %s (%s)", what, errno_name(errno));
+	exit(1);
+}
+
+/* The program may be stuck anywhere, even inside stdio: write(2), not printf. */
+static void watchdog_fired(int sig)
+{
+	char msg[256];
+	int n;
+
+	(void)sig;
+	n = snprintf(msg, sizeof(msg),
+		     "not ok - %s: expected to finish within %u s, got stuck (watchdog)\n",
+		     current, watchdog_seconds);
+	if (n > 0)
+		(void)!write(STDOUT_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	_exit(1);
+}
+
+void watchdog(unsigned int seconds)
+{
+	watchdog_seconds = seconds;
+	signal(SIGALRM, watchdog_fired);
+	alarm(seconds);
+}
+
+int finish(void)
+{
+	return failures ? 1 : 0;
+}
+
+/* --- probes ------------------------------------------------------------- */
+
+const char *errno_name(int err)
+{
+	static char buf[24];
+	const char *s = err ? strerrorname_np(err) : "0";
+
+	if (s)
+		return s;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;
+}
