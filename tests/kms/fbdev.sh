@@ -23,9 +23,6 @@ check fbdev-node-exists yes "$([ -c "/dev/${fb:-none}" ] && echo yes || echo no)
 check fbdev-size-is-preferred-mode 1920,1080 "$(cat "/sys/class/graphics/${fb:-none}/virtual_size" 2>/dev/null)"
 check fbdev-32-bpp 32 "$(cat "/sys/class/graphics/${fb:-none}/bits_per_pixel" 2>/dev/null)"
 here=$(cd "$(dirname "$0")" && pwd)
-check fbdev-off-by-parameter 1 "$("$here/with-module.sh" flipkms:fbdev=0 -- bash -c '
-	for f in /sys/class/graphics/fb*; do
-		[ -e "$f/name" ] && grep -q flipkms "$f/name" && exit 0
-	done
-	exit 1'; echo $?)"
+export -f fb_of_flipkms
+check fbdev-off-by-parameter 1 "$("$here/with-module.sh" flipkms:fbdev=0 -- bash -c 'fb_of_flipkms >/dev/null'; echo $?)"
 [ $failures -eq 0 ]

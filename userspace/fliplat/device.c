@@ -267,10 +267,12 @@ static uint32_t primary_plane(int fd, int crtc_index, uint32_t taken_planes[], u
 	return id;
 }
 
+/* The plane's source and destination rectangles, as in fl_output. */
+static const char *const plane_src_names[4] = { "SRC_X", "SRC_Y", "SRC_W", "SRC_H" };
+static const char *const plane_crtc_names[4] = { "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
+
 static void lookup_props(int fd, struct fl_output *out)
 {
-	static const char *const src[4] = { "SRC_X", "SRC_Y", "SRC_W", "SRC_H" };
-	static const char *const dst[4] = { "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
 	int i;
 
 	out->conn_crtc_id = prop_id(fd, out->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
@@ -282,8 +284,10 @@ static void lookup_props(int fd, struct fl_output *out)
 	out->plane_crtc_id = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID");
 	out->plane_in_fence_fd = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "IN_FENCE_FD");
 	for (i = 0; i < 4; i++) {
-		out->plane_src[i] = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, src[i]);
-		out->plane_crtc[i] = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, dst[i]);
+		out->plane_src[i] = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE,
+					    plane_src_names[i]);
+		out->plane_crtc[i] = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE,
+					     plane_crtc_names[i]);
 	}
 }
 
@@ -544,8 +548,6 @@ static int atomic_modeset(struct fl_device *dev)
 /* Reads what @out's connector, CRTC and plane show now into @out->saved. */
 static void save_output(int fd, bool atomic, struct fl_output *out)
 {
-	static const char *const src[4] = { "SRC_X", "SRC_Y", "SRC_W", "SRC_H" };
-	static const char *const dst[4] = { "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
 	struct fl_saved *s = &out->saved;
 	bool ok;
 	int k;
@@ -563,8 +565,10 @@ static void save_output(int fd, bool atomic, struct fl_output *out)
 	     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", &s->fb) &&
 	     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", &s->plane_crtc);
 	for (k = 0; k < 4 && ok; k++)
-		ok = prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, src[k], &s->src[k]) &&
-		     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, dst[k], &s->dst[k]);
+		ok = prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, plane_src_names[k],
+				&s->src[k]) &&
+		     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, plane_crtc_names[k],
+				&s->dst[k]);
 	s->valid = ok;
 }
 
