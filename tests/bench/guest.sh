@@ -10,13 +10,8 @@ bin=$top/build/tests/bench
 fliplat=$top/build/fliplat/fliplat
 flips=${BENCH_FLIPS:-600}
 
-card_of() {
-	local d
-	for d in /sys/kernel/debug/dri/[0-9]*; do
-		[ "$(awk '{ print $1; exit }' "$d/name")" = "$1" ] && { echo "${d##*/}"; return; }
-	done
-	return 1
-}
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 say() { echo "bench: $*" >&2; }
 
@@ -30,8 +25,8 @@ for round in 1 2; do
 done
 
 modprobe -d "$FLIPFENCE_MODROOT" vkms enable_overlay=1 enable_cursor=1
-fk=$(card_of flipkms)
-vk=$(card_of vkms)
+fk=$(drm_minor_of flipkms)
+vk=$(drm_minor_of vkms)
 
 for drv in flipkms vkms; do
 	card=$fk

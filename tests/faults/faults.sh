@@ -21,9 +21,8 @@ fliplat=$top/build/fliplat/fliplat
 info=/sys/kernel/debug/sync/info
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-pass() { echo "ok - $1"; }
-fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 display_ok() { timeout 30 "$fliplat" --no-progress -q --flips 5 --warmup 0 >"$tmp/fliplat" 2>&1; }
 # syncfw's dump without flipkms's own timelines, whose counters move.
@@ -76,25 +75,14 @@ display_ok && pass display-flips-after-kill || fail display-flips-after-kill "$(
 
 # --- hot-unplug mid-flip --------------------------------------------------------
 ctl=$(ls -d /sys/kernel/debug/dri/*/crtc-0 | head -1)
-# Flips latched on CRTC 0 so far, from flipkms_status.
-flips() { awk '/flips [0-9]+/ { for (i = 1; i < NF; i++) if ($i == "flips") print $(i + 1) + 0; exit }' "$ctl/../flipkms_status"; }
-# Waits up to 10 s for CRTC 0 to latch WANT flips more than BASE.
-flipped() {	# BASE WANT
-	local i
-	for i in $(seq 100); do
-		[ $(($(flips) - $1)) -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-base=$(flips)
+base=$(flipkms_flips "$ctl")
 timeout 30 "$fliplat" --no-progress -q --duration 4 --warmup 0 >"$tmp/unplug" 2>&1 &
 flipper=$!
 # Unplug once fliplat is flipping, so that its flips are in flight.
-flipped "$base" 10 || fail unplug-mid-flip-flips-before "fliplat latched no 10 flips in 10 s"
+flipkms_flips_more "$ctl" "$base" 10 || fail unplug-mid-flip-flips-before "fliplat latched no 10 flips in 10 s"
 echo 0 >"$ctl/connected"
-at_unplug=$(flips)
-flipped "$at_unplug" 5 && pass unplug-mid-flip-flips-go-on ||
+at_unplug=$(flipkms_flips "$ctl")
+flipkms_flips_more "$ctl" "$at_unplug" 5 && pass unplug-mid-flip-flips-go-on ||
 	fail unplug-mid-flip-flips-go-on "no 5 flips latched in 10 s while unplugged"
 echo 1 >"$ctl/connected"
 wait $flipper
@@ -139,4 +127,4 @@ else
 fi
 grep -q '^flipkms ' /proc/modules || reload
 
-[ $failures -eq 0 ]
+finish

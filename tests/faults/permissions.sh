@@ -10,9 +10,8 @@
 # usage: tests/faults/permissions.sh
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-failures=0
-pass() { echo "ok - $1"; }
-fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # denied NAME CMD...: passes when nobody's CMD fails for want of permission,
 # not for any other reason (a missing file, a broken setpriv).
@@ -73,4 +72,4 @@ kill $holder
 
 timeout 30 "$top/build/fliplat/fliplat" --no-progress -q --flips 5 --warmup 0 >/dev/null 2>&1 &&
 	pass display-flips-after-attempts || fail display-flips-after-attempts "fliplat failed"
-[ $failures -eq 0 ]
+finish

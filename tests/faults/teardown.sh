@@ -19,9 +19,8 @@ victim=$top/build/tests/faults/victim
 fliplat=$top/build/fliplat/fliplat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-pass() { echo "ok - $1"; }
-fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 mp() { modprobe -d "$FLIPFENCE_MODROOT" "$@"; }
 display_ok() { timeout 30 "$fliplat" --no-progress -q --flips 5 --warmup 0 >"$tmp/fliplat" 2>&1; }
 crtc_dir() { ls -d /sys/kernel/debug/dri/*/crtc-0 2>/dev/null | head -1; }
@@ -111,4 +110,4 @@ LIST
 # Leave a freshly loaded flipkms behind, whatever the writes did.
 mp -r flipkms && mp flipkms || fail reload-at-end "flipkms would not reload"
 
-[ $failures -eq 0 ]
+finish

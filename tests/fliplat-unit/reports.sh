@@ -8,22 +8,14 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-failures=0
-
-check() {	# NAME WANT GOT
-	if [ "$2" = "$3" ]; then
-		echo "ok - $1"
-	else
-		echo "not ok - $1: expected '$2', got '$3'"
-		failures=$((failures + 1))
-	fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 "$top/build/tests/fliplat-unit/report-fixture" "$dir" || { echo "not ok - fixture: exit $?"; exit 1; }
 
 # --- JSON ---------------------------------------------------------------------
 json=$dir/run.json
-check json-parses 0 "$(jq empty "$json" >/dev/null 2>&1; echo $?)"
+check_eq json-parses 0 "$(jq empty "$json" >/dev/null 2>&1; echo $?)"
 q() { jq -r "$1" "$json" 2>&1; }
 # A number to three decimals; anything else (null for a missing field) as
 # itself, so that it cannot pass for 0.000.
@@ -35,84 +27,84 @@ num() {
 	*) printf '%.3f' "$v" ;;
 	esac
 }
-check json-mode atomic "$(q .config.mode)"
-check json-flips 50 "$(q .flips)"
-check json-flips-counted 40 "$(q .flips_counted)"
-check json-crtcs 2 "$(q '.crtcs | length')"
-check json-escaped-desc "$(printf 'a "quoted" back\\slash\nnewline')" "$(q .system.driver_desc)"
+check_eq json-mode atomic "$(q .config.mode)"
+check_eq json-flips 50 "$(q .flips)"
+check_eq json-flips-counted 40 "$(q .flips_counted)"
+check_eq json-crtcs 2 "$(q '.crtcs | length')"
+check_eq json-escaped-desc "$(printf 'a "quoted" back\\slash\nnewline')" "$(q .system.driver_desc)"
 # Counted flips are 10..49; signal - submit = 1000 + i us.
-check json-signal-submit-n 40 "$(q '.summary["signal-submit"].n')"
-check json-signal-submit-min 1010.000 "$(num '.summary["signal-submit"].min')"
-check json-signal-submit-max 1049.000 "$(num '.summary["signal-submit"].max')"
-check json-signal-submit-p50 1029.000 "$(num '.summary["signal-submit"].p50')"
-check json-wake-signal-mean 50.000 "$(num '.summary["wake-signal"].mean')"
-check json-event-signal-max 0.000 "$(num '.summary["event-signal"].max')"
-check json-missed-max 1.000 "$(num '.summary["missed-vblanks"].max')"
-check json-crtc1-n 20 "$(q '.crtcs[1].summary["signal-submit"].n')"
-check json-units us/vblanks "$(q '.summary["signal-submit"].unit + "/" + .summary["missed-vblanks"].unit')"
-check json-read-event-p50 80.000 "$(num '.summary["read-event"].p50')"
-check json-event-submit-min 1010.000 "$(num '.summary["event-submit"].min')"
-check json-no-nan 0 "$(grep -ciE 'nan|inf' "$json")"
-check json-status complete "$(q .status)"
-check json-failure null "$(q '.failure | tojson')"
-check json-seed 7 "$(q .config.seed)"
+check_eq json-signal-submit-n 40 "$(q '.summary["signal-submit"].n')"
+check_eq json-signal-submit-min 1010.000 "$(num '.summary["signal-submit"].min')"
+check_eq json-signal-submit-max 1049.000 "$(num '.summary["signal-submit"].max')"
+check_eq json-signal-submit-p50 1029.000 "$(num '.summary["signal-submit"].p50')"
+check_eq json-wake-signal-mean 50.000 "$(num '.summary["wake-signal"].mean')"
+check_eq json-event-signal-max 0.000 "$(num '.summary["event-signal"].max')"
+check_eq json-missed-max 1.000 "$(num '.summary["missed-vblanks"].max')"
+check_eq json-crtc1-n 20 "$(q '.crtcs[1].summary["signal-submit"].n')"
+check_eq json-units us/vblanks "$(q '.summary["signal-submit"].unit + "/" + .summary["missed-vblanks"].unit')"
+check_eq json-read-event-p50 80.000 "$(num '.summary["read-event"].p50')"
+check_eq json-event-submit-min 1010.000 "$(num '.summary["event-submit"].min')"
+check_eq json-no-nan 0 "$(grep -ciE 'nan|inf' "$json")"
+check_eq json-status complete "$(q .status)"
+check_eq json-failure null "$(q '.failure | tojson')"
+check_eq json-seed 7 "$(q .config.seed)"
 # Counted flips 19, 29, 39, 49 missed one vblank each; 33 early; 2 retries
 # (one of a warm-up flip: it moved a submit time all the same).
-check json-counts "0 0 4 4 1 0 2" "$(q '.counts | [.incomplete_flips, .fence_errors, .missed_flips, .missed_vblanks, .early_flips, .late_frames, .ebusy_retries] | map(tostring) | join(" ")')"
+check_eq json-counts "0 0 4 4 1 0 2" "$(q '.counts | [.incomplete_flips, .fence_errors, .missed_flips, .missed_vblanks, .early_flips, .late_frames, .ebusy_retries] | map(tostring) | join(" ")')"
 # The same run, stopped: it must not read as a complete one.
 mkdir "$dir/failed"
 "$top/build/tests/fliplat-unit/report-fixture" "$dir/failed" "a flip took too long" ||
 	echo "not ok - fixture-failed: exit $?"
-check json-failed-status "failed/a flip took too long" "$(jq -r '.status + "/" + .failure' "$dir/failed/run.json" 2>&1)"
+check_eq json-failed-status "failed/a flip took too long" "$(jq -r '.status + "/" + .failure' "$dir/failed/run.json" 2>&1)"
 
 # --- CSV ----------------------------------------------------------------------
 csv=$dir/run.csv
-check csv-rows 51 "$(wc -l <"$csv")"
+check_eq csv-rows 51 "$(wc -l <"$csv")"
 header_cols=$(head -1 "$csv" | awk -F, '{ print NF }')
-check csv-columns 20 "$header_cols"
-check csv-every-row-full 0 "$(awk -F, -v n="$header_cols" 'NF != n' "$csv" | wc -l)"
+check_eq csv-columns 20 "$header_cols"
+check_eq csv-every-row-full 0 "$(awk -F, -v n="$header_cols" 'NF != n' "$csv" | wc -l)"
 # Column NAME of the row of flip INDEX, found by the header, not by position.
 col() {	# NAME INDEX
 	awk -F, -v name="$1" -v idx="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
 		c && $1 == idx { print $c }' "$csv"
 }
-check csv-warmup-rows 10 "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warmup") c = i; next }
+check_eq csv-warmup-rows 10 "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warmup") c = i; next }
 	c && $c == 1' "$csv" | wc -l)"
-check csv-signal-minus-submit-of-flip-7 1007000 "$(col signal_minus_submit_ns 7)"
-check csv-event-read-of-flip-7 "$((1000000000 + 20000000 * 7 + 1000000 + 7000 + 80000))" "$(col event_read_ns 7)"
-check csv-early-of-flip-33 1 "$(col early 33)"
-check csv-early-of-flip-32 0 "$(col early 32)"
-check csv-retries-of-flip-12 1 "$(col retries 12)"
-check csv-late-unknown-without-ready "" "$(col late 12)"
+check_eq csv-signal-minus-submit-of-flip-7 1007000 "$(col signal_minus_submit_ns 7)"
+check_eq csv-event-read-of-flip-7 "$((1000000000 + 20000000 * 7 + 1000000 + 7000 + 80000))" "$(col event_read_ns 7)"
+check_eq csv-early-of-flip-33 1 "$(col early 33)"
+check_eq csv-early-of-flip-32 0 "$(col early 32)"
+check_eq csv-retries-of-flip-12 1 "$(col retries 12)"
+check_eq csv-late-unknown-without-ready "" "$(col late 12)"
 
 # --- SVG ----------------------------------------------------------------------
 svg=$dir/run.svg
-check svg-well-formed 0 "$(xmllint --noout "$svg" >/dev/null 2>&1; echo $?)"
+check_eq svg-well-formed 0 "$(xmllint --noout "$svg" >/dev/null 2>&1; echo $?)"
 # One histogram per time metric observed: signal-submit, event-submit,
 # wake-signal, event-signal, read-event, vblank-interval.
-check svg-histograms 6 "$(grep -c 'class="histogram"' "$svg")"
+check_eq svg-histograms 6 "$(grep -c 'class="histogram"' "$svg")"
 # ceil(sqrt(40)) = 7 bins; one point per counted flip; flips 19, 29, 39, 49 missed.
-check svg-bars 7 "$(awk '/class="histogram"/ { in_it = /data-metric="signal-submit"/ }
+check_eq svg-bars 7 "$(awk '/class="histogram"/ { in_it = /data-metric="signal-submit"/ }
 	in_it && /class="bar"/ { n++ } END { print n + 0 }' "$svg")"
-check svg-p50-p99-markers "6 6" "$(grep -c 'class="p50"' "$svg") $(grep -c 'class="p99"' "$svg")"
+check_eq svg-p50-p99-markers "6 6" "$(grep -c 'class="p50"' "$svg") $(grep -c 'class="p99"' "$svg")"
 # The y axis of every histogram has a tick at or above its tallest bar.
-check svg-bars-fit-axis 0 "$(awk '
+check_eq svg-bars-fit-axis 0 "$(awk '
 	function done() { if (bars && tick < tallest) bad++; tick = tallest = bars = 0 }
 	/class="histogram"/ { done() }
 	/text-anchor="end"/ { v = $0; sub(/<\/text>.*/, "", v); sub(/.*>/, "", v); if (v + 0 > tick) tick = v + 0 }
 	/class="bar"/ { bars++; v = $0; sub(/.*data-count="/, "", v); sub(/".*/, "", v); if (v + 0 > tallest) tallest = v + 0 }
 	/class="timeline"/ { done() }
 	END { done(); print bad + 0 }' "$svg")"
-check svg-self-contained 0 "$(grep -ciE '<script|href=' "$svg")"
+check_eq svg-self-contained 0 "$(grep -ciE '<script|href=' "$svg")"
 
 # --- table --------------------------------------------------------------------
 table=$dir/table.txt
 for m in signal-submit event-submit wake-signal event-signal read-event vblank-interval missed-vblanks; do
-	check "table-has-$m" 3 "$(grep -c "^  $m " "$table")"
+	check_eq "table-has-$m" 3 "$(grep -c "^  $m " "$table")"
 done
-check table-counts 1 "$(grep -c '0 incomplete, 0 fence errors, 4 flips missed 4 vblanks, 1 early .*, 2 EBUSY retries' "$table")"
-check table-complete-run 0 "$(grep -c INCOMPLETE "$table")"
-check table-failed-run 1 "$(grep -c 'INCOMPLETE RUN: a flip took too long' "$dir/failed/table.txt")"
+check_eq table-counts 1 "$(grep -c '0 incomplete, 0 fence errors, 4 flips missed 4 vblanks, 1 early .*, 2 EBUSY retries' "$table")"
+check_eq table-complete-run 0 "$(grep -c INCOMPLETE "$table")"
+check_eq table-failed-run 1 "$(grep -c 'INCOMPLETE RUN: a flip took too long' "$dir/failed/table.txt")"
 
-[ $failures -eq 0 ]
+finish

@@ -53,6 +53,11 @@ if [ $lean -eq 1 ]; then
 	holds atomic-interval-is-period atomic \
 		".summary[\"vblank-interval\"].p50 > $p - 50 and .summary[\"vblank-interval\"].p50 < $p + 50" \
 		"expected the median interval within 50 us of the $p us period"
+	# The fence waiter's CLOCK_MONOTONIC against the stamp: a stamp a frame
+	# stale, or a signal a frame late, cannot pass.
+	holds atomic-wake-within-half-period atomic \
+		".summary[\"wake-signal\"].p50 < $p / 2" \
+		"expected the median wake-up within half a period ($p us) of the fence's stamp"
 	# Whether a flip makes its vblank depends on how the host schedules
 	# the guest: the median one must, the rest is for make bench.
 	holds atomic-most-flips-on-time atomic '.summary["missed-vblanks"].p50 == 0' \

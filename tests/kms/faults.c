@@ -34,17 +34,7 @@ static char crtc_dir[96];
 
 static int write_control(const char *file, const char *value)
 {
-	char path[160];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", crtc_dir, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	close(fd);
-	return n < 0 ? -errno : 0;
+	return kms_crtc_control(crtc_dir, file, value);
 }
 
 /* One flip with an out-fence; its event and fence fd, or a failed check. */

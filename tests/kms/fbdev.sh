@@ -6,10 +6,8 @@
 #
 # usage: tests/kms/fbdev.sh   (flipkms loaded with its defaults)
 set -u
-failures=0
-check() {	# NAME WANT GOT
-	if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; failures=$((failures + 1)); fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 fb_of_flipkms() {
 	local f
 	for f in /sys/class/graphics/fb*; do
@@ -18,11 +16,11 @@ fb_of_flipkms() {
 	return 1
 }
 fb=$(fb_of_flipkms)
-check fbdev-present-by-default 0 $?
-check fbdev-node-exists yes "$([ -c "/dev/${fb:-none}" ] && echo yes || echo no)"
-check fbdev-size-is-preferred-mode 1920,1080 "$(cat "/sys/class/graphics/${fb:-none}/virtual_size" 2>/dev/null)"
-check fbdev-32-bpp 32 "$(cat "/sys/class/graphics/${fb:-none}/bits_per_pixel" 2>/dev/null)"
+check_eq fbdev-present-by-default 0 $?
+check_eq fbdev-node-exists yes "$([ -c "/dev/${fb:-none}" ] && echo yes || echo no)"
+check_eq fbdev-size-is-preferred-mode 1920,1080 "$(cat "/sys/class/graphics/${fb:-none}/virtual_size" 2>/dev/null)"
+check_eq fbdev-32-bpp 32 "$(cat "/sys/class/graphics/${fb:-none}/bits_per_pixel" 2>/dev/null)"
 here=$(cd "$(dirname "$0")" && pwd)
 export -f fb_of_flipkms
-check fbdev-off-by-parameter 1 "$("$here/with-module.sh" flipkms:fbdev=0 -- bash -c 'fb_of_flipkms >/dev/null'; echo $?)"
-[ $failures -eq 0 ]
+check_eq fbdev-off-by-parameter 1 "$("$here/with-module.sh" flipkms:fbdev=0 -- bash -c 'fb_of_flipkms >/dev/null'; echo $?)"
+finish

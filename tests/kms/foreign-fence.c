@@ -10,6 +10,11 @@
  *			sw_sync fence: the flipkms flip waits for the sw_sync
  *			one too, and completes once it is signalled
  *   flipkms-out-fence	flipkms's own out-fence as the next flip's in-fence
+ *   pending-to-vkms	flipkms's out-fence, still pending, as a vkms flip's
+ *			in-fence: vkms's event comes only after it signalled
+ *   pending-to-self	with signal_delay_us, flipkms's out-fence is pending
+ *			after its event; as the next flipkms flip's in-fence,
+ *			that flip lands at a vblank after the fence's stamp
  *
  * Needs vkms loaded next to flipkms (tests/kms/with-module.sh vkms -- ...).
  *
@@ -140,6 +145,64 @@ static void test_own_fence(struct display *fk)
 	close(in);
 }
 
+static void test_pending_to_vkms(struct display *fk, struct display *vk)
+{
+	int in = -1, pending = 0, tries, ret = -1;
+	struct kms_event ev;
+
+	begin("pending-flipkms-fence-as-vkms-in-fence");
+	/* The fence signals at the next vblank: a descheduled guest may miss it. */
+	for (tries = 0; tries < 3 && !pending; tries++) {
+		if (in >= 0) {
+			flip_event(fk, &ev);
+			close(in);
+		}
+		in = pending_out_fence(fk, tries);
+		pending = kms_fence_polled(in) == 0;
+	}
+	require(pending, "a pending flipkms out-fence (3 tries)");
+	ret = kms_flip(&vk->dev, &vk->pipe, &vk->fb[1], NULL, in, 4);
+	check_int("pending-flipkms-fence-accepted-by-vkms", 0, ret);
+	flip_event(fk, &ev);
+	if (!ret) {
+		flip_event(vk, &ev);
+		check("vkms-flip-waits-for-pending-flipkms-fence", kms_fence_polled(in) == 1,
+		      "expected the flipkms fence signalled when the vkms flip completes");
+	}
+	close(in);
+}
+
+static void test_pending_to_self(struct display *fk)
+{
+	struct kms_fence_info info;
+	struct kms_event ev;
+	char crtc_dir[96];
+	int in, pending, ret;
+
+	begin("pending-flipkms-fence-as-own-in-fence");
+	require(kms_crtc_debugfs_dir(&fk->dev, &fk->pipe, crtc_dir, sizeof(crtc_dir)) == 0 &&
+		kms_crtc_control(crtc_dir, "signal_delay_us", "300000") == 0,
+		"write signal_delay_us");
+	in = pending_out_fence(fk, 5);
+	flip_event(fk, &ev);
+	pending = kms_fence_polled(in) == 0;
+	kms_crtc_control(crtc_dir, "signal_delay_us", "0");
+	require(pending, "the out-fence pending 300 ms after its event");
+	ret = kms_flip(&fk->dev, &fk->pipe, &fk->fb[0], NULL, in, 6);
+	check_int("pending-own-out-fence-accepted", 0, ret);
+	if (ret) {
+		close(in);
+		return;
+	}
+	flip_event(fk, &ev);
+	check("flip-lands-after-pending-own-fence",
+	      kms_fence_info(in, &info) == 0 && info.status == 1 &&
+	      ev.time_us * 1000 >= info.timestamp_ns,
+	      "expected the fence (status %d, %lld ns) to precede the event (%lld us)",
+	      info.status, (long long)info.timestamp_ns, (long long)ev.time_us);
+	close(in);
+}
+
 int main(void)
 {
 	struct display fk, vk;
@@ -152,6 +215,8 @@ int main(void)
 	test_vkms_fence(&fk, &vk);
 	test_merged(&fk, &vk);
 	test_own_fence(&fk);
+	test_pending_to_vkms(&fk, &vk);
+	test_pending_to_self(&fk);
 
 	display_close(&vk);
 	display_close(&fk);

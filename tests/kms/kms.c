@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -634,6 +635,36 @@ int kms_fence_polled(int fd)
 	return n > 0 && (pfd.revents & POLLIN);
 }
 
+static void *fence_watch_run(void *arg)
+{
+	struct kms_fence_watch *w = arg;
+	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
+	int n = poll(&pfd, 1, w->timeout_ms);
+
+	w->woke_ns = now_ns();
+	if (n < 0 || (n > 0 && (pfd.revents & (POLLERR | POLLNVAL))))
+		w->ret = -1;
+	else
+		w->ret = n > 0;
+	return NULL;
+}
+
+int kms_fence_watch_start(struct kms_fence_watch *w, int fd, int timeout_ms)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	w->timeout_ms = timeout_ms;
+	w->ret = -1;
+	errno = pthread_create(&w->thread, NULL, fence_watch_run, w);
+	return errno ? -1 : 0;
+}
+
+int kms_fence_watch_end(struct kms_fence_watch *w)
+{
+	pthread_join(w->thread, NULL);
+	return w->ret;
+}
+
 bool kms_connector_has_mode(int fd, uint32_t connector, unsigned int w, unsigned int h)
 {
 	drmModeConnector *c = drmModeGetConnector(fd, connector);
@@ -672,6 +703,21 @@ void kms_flipkms_setup(const char *driver, const char *usage, struct kms_dev *de
 			      DRM_FORMAT_XRGB8888, 1, &fb[0]) == 0 &&
 		kms_fb_create(dev->fd, pipe->mode.hdisplay, pipe->mode.vdisplay,
 			      DRM_FORMAT_XRGB8888, 2, &fb[1]) == 0, "framebuffers");
+}
+
+int kms_crtc_control(const char *crtc_dir, const char *file, const char *value)
+{
+	char path[160];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", crtc_dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	close(fd);
+	return n < 0 ? -errno : 0;
 }
 
 long kms_frame_pixel(const char *crtc_dir, int x, int y)

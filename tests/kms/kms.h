@@ -13,6 +13,7 @@
 #ifndef FLIPFENCE_TESTS_KMS_H
 #define FLIPFENCE_TESTS_KMS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -178,6 +179,24 @@ int kms_fence_info(int fd, struct kms_fence_info *info);
 /* 1 if @fd polls readable (signalled) right now, 0 if not, -1 on error. */
 int kms_fence_polled(int fd);
 
+/*
+ * A thread blocked in poll() on a fence, which reads CLOCK_MONOTONIC as it
+ * wakes: the guest's own clock for when the fence really signalled, to
+ * hold a driver's timestamp against.
+ */
+struct kms_fence_watch {
+	pthread_t thread;
+	int fd;
+	int timeout_ms;
+	int ret;		/* 1 woke signalled, 0 timed out, -1 poll error */
+	int64_t woke_ns;
+};
+
+/* Starts watching @fd (which stays the caller's) for up to @timeout_ms; 0 or -1. */
+int kms_fence_watch_start(struct kms_fence_watch *w, int fd, int timeout_ms);
+/* Joins the watcher; its ret. */
+int kms_fence_watch_end(struct kms_fence_watch *w);
+
 /* --- flipkms's debugfs ------------------------------------------------- */
 
 /* /sys/kernel/debug/dri/<minor>/crtc-<index> of @pipe into @buf; 0 or -1. */
@@ -190,6 +209,8 @@ int kms_crtc_debugfs_dir(const struct kms_dev *dev, const struct kms_pipe *pipe,
  */
 void kms_flipkms_setup(const char *driver, const char *usage, struct kms_dev *dev,
 		       struct kms_pipe *pipe, char *crtc_dir, size_t len, struct kms_fb fb[2]);
+/* Writes @value to @crtc_dir/@file; 0 or -errno (-EINVAL for a refused value). */
+int kms_crtc_control(const char *crtc_dir, const char *file, const char *value);
 /* Pixel (@x, @y) of @crtc_dir/frame.ppm as 0xRRGGBB, or -1. */
 long kms_frame_pixel(const char *crtc_dir, int x, int y);
 

@@ -9,10 +9,8 @@
 # usage: tests/kms/modetest.sh DRIVER
 set -u
 driver=${1:?usage: $0 DRIVER}
-failures=0
-
-pass() { echo "ok - $1"; }
-fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 if ! command -v modetest >/dev/null; then
 	echo "skip - modetest: modetest is not installed (Debian libdrm-tests)"
@@ -96,4 +94,4 @@ else
 	fi
 fi
 
-[ $failures -eq 0 ]
+finish

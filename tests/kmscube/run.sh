@@ -13,18 +13,12 @@
 set -u
 frames=${1:-30}
 mode=${2:-1024x768}
-failures=0
-pass() { echo "ok - $1"; }
-fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 command -v kmscube >/dev/null || { echo "skip - kmscube: not installed (Debian kmscube)"; exit 0; }
-card=
-for d in /sys/kernel/debug/dri/[0-9]*; do
-	[ "$(awk '{ print $1; exit }' "$d/name")" = flipkms ] && card=${d##*/}
-done
-[ -n "$card" ] || { echo "not ok - setup: no flipkms card"; exit 1; }
-status=/sys/kernel/debug/dri/$card/flipkms_status
-flips() { awk '/flips [0-9]+/ { for (i = 1; i < NF; i++) if ($i == "flips") print $(i + 1) + 0; exit }' "$status"; }
+card=$(drm_minor_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
+ctl=/sys/kernel/debug/dri/$card/crtc-0
 
 # kmscube ends on input from stdin: give it a pipe that stays silent.
 dir=$(mktemp -d)
@@ -33,10 +27,10 @@ sleep 600 >"$dir/stdin" &
 quiet=$!
 trap 'kill $quiet 2>/dev/null; rm -rf "$dir"' EXIT
 
-before=$(flips)
+before=$(flipkms_flips "$ctl")
 timeout 120 kmscube -D "/dev/dri/card$card" -v "$mode" -c "$frames" <"$dir/stdin" >"$dir/out" 2>&1
 rc=$?
-after=$(flips)
+after=$(flipkms_flips "$ctl")
 line=$(grep '^Rendered' "$dir/out" | tail -1)
 echo "# $line"
 if [ $rc -eq 0 ]; then
@@ -70,12 +64,12 @@ else
 		"expected frames, or a clean failure naming eglDupNativeFenceFDANDROID, got exit $rc: $(tail -1 "$dir/atomic")"
 fi
 # The display still flips after kmscube.
-before=$(flips)
+before=$(flipkms_flips "$ctl")
 timeout 60 kmscube -D "/dev/dri/card$card" -v "$mode" -c 3 <"$dir/stdin" >/dev/null 2>&1
-after=$(flips)
+after=$(flipkms_flips "$ctl")
 if [ $((after - before)) -ge 2 ]; then
 	pass display-flips-after-atomic-attempt
 else
 	fail display-flips-after-atomic-attempt "flipkms latched $((after - before)) flips"
 fi
-[ $failures -eq 0 ]
+finish

@@ -80,7 +80,7 @@ static void test_timeline_and_fence(void)
 	begin("inc-invalid-fd-ebadf");
 	CHECK_FAILS("inc-invalid-fd-ebadf", sw_sync_timeline_inc(-1, 1), EBADF);
 	CHECK_FAILS("fence-create-invalid-fd-ebadf", sw_sync_fence_create(-1, "x", 1), EBADF);
-	ret = CHECK_FAILS("inc-on-fence-fd-enotty", sw_sync_timeline_inc(f, 1), ENOTTY);
+	ret = CHECK_FAILS("inc-on-fence-fd-einval", sw_sync_timeline_inc(f, 1), EINVAL);
 	(void)ret;
 
 	close(f);
@@ -180,20 +180,24 @@ static void test_merge_and_info(void)
 
 	begin("merge-invalid-fd1-ebadf");
 	CHECK_FAILS("merge-invalid-fd1-ebadf", sync_merge("x", -1, a), EBADF);
+	CHECK_FAILS("merge-invalid-fd2-ebadf", sync_merge("x", a, -1), EBADF);
+	CHECK_FAILS("merge-timeline-fd2-einval", sync_merge("x", a, tl1), EINVAL);
+	CHECK_FAILS("merge-timeline-fd1-einval", sync_merge("x", tl1, a), EINVAL);
+	CHECK_FAILS("info-negative-fd-ebadf", sync_file_info(-1) ? 0 : -1, EBADF);
 	require(pipe(p) == 0, "pipe");
-	begin("file-info-non-fence-enotty");
+	begin("file-info-non-fence-einval");
 	errno = 0;
 	info = sync_file_info(p[0]);
-	check_fails("file-info-non-fence-enotty", info ? 0 : -1, ENOTTY, errno);
+	check_fails("file-info-non-fence-einval", info ? 0 : -1, EINVAL, errno);
 	sync_file_info_free(info);
-	CHECK_FAILS("fence-create-on-pipe-enotty", sw_sync_fence_create(p[0], "x", 1), ENOTTY);
+	CHECK_FAILS("fence-create-on-pipe-einval", sw_sync_fence_create(p[0], "x", 1), EINVAL);
 	begin("wait-non-fence-fails");
 	if (write(p[1], "x", 1) == 1)
 		CHECK_FAILS("wait-readable-non-fence-einval", sync_wait(p[0], 0), EINVAL);
 	close(p[0]);
 	close(p[1]);
 	CHECK_FAILS("wait-closed-fd-ebadf", sync_wait(p[0], 0), EBADF);
-	CHECK_FAILS("wait-negative-fd-einval", sync_wait(-1, 0), EINVAL);
+	CHECK_FAILS("wait-negative-fd-ebadf", sync_wait(-1, 0), EBADF);
 
 	close(m);
 	close(a);

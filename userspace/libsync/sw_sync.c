@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <sys/ioctl.h>
 
+#include "errno-convention.h"
 #include "sw_sync_uapi.h"
 #include "sync.h"
 
@@ -37,7 +38,11 @@ int sw_sync_timeline_inc(int fd, unsigned int count)
 {
 	__u32 arg = count;
 
-	return ioctl(fd, SW_SYNC_IOC_INC, &arg) < 0 ? -1 : 0;
+	if (ioctl(fd, SW_SYNC_IOC_INC, &arg) < 0) {
+		errno = sync_errno(errno);
+		return -1;
+	}
+	return 0;
 }
 
 int sw_sync_fence_create(int fd, const char *name, unsigned int value)
@@ -49,7 +54,9 @@ int sw_sync_fence_create(int fd, const char *name, unsigned int value)
 	if (name)
 		strncpy(data.name, name, sizeof(data.name) - 1);
 
-	if (ioctl(fd, SW_SYNC_IOC_CREATE_FENCE, &data) < 0)
+	if (ioctl(fd, SW_SYNC_IOC_CREATE_FENCE, &data) < 0) {
+		errno = sync_errno(errno);
 		return -1;
+	}
 	return data.fence;
 }

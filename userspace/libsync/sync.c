@@ -3,6 +3,7 @@
  * libsync: waiting on, merging and describing sync_file fences.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <sys/ioctl.h>
 
+#include "errno-convention.h"
 #include "sync.h"
 
 static long long now_ms(void)
@@ -20,6 +22,13 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* -1 with errno EBADF if @fd is not open, else EINVAL. */
+static int not_a_fence(int fd)
+{
+	errno = fd < 0 || fcntl(fd, F_GETFD) < 0 ? EBADF : EINVAL;
+	return -1;
+}
+
 /* The status of the fence as a whole: 1 signalled, 0 active, <0 error. */
 static int sync_status(int fd, int *status)
 {
@@ -27,8 +36,7 @@ static int sync_status(int fd, int *status)
 
 	memset(&info, 0, sizeof(info));
 	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info) < 0) {
-		if (errno == ENOTTY)
-			errno = EINVAL;
+		errno = sync_errno(errno);
 		return -1;
 	}
 	*status = info.status;
@@ -41,10 +49,8 @@ int sync_wait(int fd, int timeout_ms)
 	struct pollfd pfd;
 	int left = timeout_ms, status;
 
-	if (fd < 0) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (fd < 0)
+		return not_a_fence(fd);
 
 	for (;;) {
 		int ret;
@@ -99,8 +105,13 @@ int sync_merge(const char *name, int fd1, int fd2)
 	if (name)
 		strncpy(data.name, name, sizeof(data.name) - 1);
 
-	if (ioctl(fd1, SYNC_IOC_MERGE, &data) < 0)
+	if (ioctl(fd1, SYNC_IOC_MERGE, &data) < 0) {
+		/* ENOENT: @fd2 is not an open sync_file (mainline since 4.7). */
+		if (errno == ENOENT)
+			return not_a_fence(fd2);
+		errno = sync_errno(errno);
 		return -1;
+	}
 	return data.fence;
 }
 
@@ -110,8 +121,10 @@ struct sync_file_info *sync_file_info(int fd)
 	size_t n;
 
 	memset(&head, 0, sizeof(head));
-	if (ioctl(fd, SYNC_IOC_FILE_INFO, &head) < 0)
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &head) < 0) {
+		errno = sync_errno(errno);
 		return NULL;
+	}
 
 	/*
 	 * The points of a sync_file never change, so the count from the

@@ -11,6 +11,19 @@
  * Every function that can fail returns -1 (or NULL) and sets errno; none of
  * them prints anything. Timeline descriptors are opened close-on-exec; fence
  * descriptors are whatever the kernel hands out (close-on-exec in mainline).
+ *
+ * errno, the same in every function:
+ *
+ *	EBADF	a descriptor argument is not open (a negative one included)
+ *	EINVAL	a descriptor is open but is not what the call needs (a
+ *		sync_file fence, or a sw_sync timeline); the kernel's ENOTTY
+ *		for an ioctl the file does not know, and SYNC_IOC_MERGE's
+ *		ENOENT for a second descriptor that is not a fence, both
+ *		become EINVAL or EBADF here
+ *	ETIME	sync_wait() timed out
+ *	other	sync_wait(): the error a fence signalled with (ENOENT for a
+ *		point whose timeline was destroyed, EIO, ...); any call: the
+ *		errno of the failing system call (ENOMEM, EMFILE, EOVERFLOW)
  */
 #ifndef FLIPFENCE_LIBSYNC_SYNC_H
 #define FLIPFENCE_LIBSYNC_SYNC_H
@@ -33,9 +46,8 @@ extern "C" {
  * Return: 0 once the fence has signalled successfully. -1 with errno ETIME if
  * it is still active when @timeout_ms runs out; -1 with errno set to the
  * fence's error (e.g. ENOENT for a point whose timeline was destroyed) if it
- * signalled with an error; -1 with EINVAL if @fd is not a fence, or with the
- * EBADF if @fd is not open, or with the errno of poll() or ioctl() on any
- * other failure.
+ * signalled with an error; -1 with EBADF if @fd is not open, EINVAL if it is
+ * not a fence, or the errno of poll() or ioctl() on any other failure.
  */
 int sync_wait(int fd, int timeout_ms);
 
@@ -49,8 +61,9 @@ int sync_wait(int fd, int timeout_ms);
  * from the same timeline collapse into the later of them. @fd1 and @fd2 stay
  * open and unchanged.
  *
- * Return: the new fence's file descriptor, or -1 with errno set by the
- * SYNC_IOC_MERGE ioctl.
+ * Return: the new fence's file descriptor, or -1 with errno EBADF if @fd1 or
+ * @fd2 is not open, EINVAL if one is not a fence, or the errno of the
+ * SYNC_IOC_MERGE ioctl on any other failure (ENOMEM, EMFILE).
  */
 int sync_merge(const char *name, int fd1, int fd2);
 
@@ -64,7 +77,8 @@ int sync_merge(const char *name, int fd1, int fd2);
  * sync_get_fence_info() returns the array of points.
  *
  * Return: a structure to release with sync_file_info_free(), or NULL with
- * errno set (ENOMEM, or the ioctl's errno).
+ * errno EBADF if @fd is not open, EINVAL if it is not a fence, ENOMEM, or
+ * the ioctl's errno.
  */
 struct sync_file_info *sync_file_info(int fd);
 
@@ -103,8 +117,9 @@ int sw_sync_timeline_create(void);
  *
  * Signals every point whose value the timeline reaches.
  *
- * Return: 0, or -1 with errno set by the SW_SYNC_IOC_INC ioctl (EOVERFLOW if
- * the timeline would pass UINT32_MAX; it is then left unchanged).
+ * Return: 0, or -1 with errno EBADF if @fd is not open, EINVAL if it is not
+ * a timeline, EOVERFLOW if the timeline would pass UINT32_MAX (it is then
+ * left unchanged), or the ioctl's errno.
  */
 int sw_sync_timeline_inc(int fd, unsigned int count);
 
@@ -115,8 +130,9 @@ int sw_sync_timeline_inc(int fd, unsigned int count);
  * @value:	the fence signals when the timeline reaches @value; it is born
  *		signalled if the timeline is already there
  *
- * Return: the fence's file descriptor, or -1 with errno set by the
- * SW_SYNC_IOC_CREATE_FENCE ioctl.
+ * Return: the fence's file descriptor, or -1 with errno EBADF if @fd is not
+ * open, EINVAL if it is not a timeline, or the ioctl's errno (ENOMEM,
+ * EMFILE).
  */
 int sw_sync_fence_create(int fd, const char *name, unsigned int value);
 

@@ -1,0 +1,66 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+# The result lines of every shell test in tests/ (the C tests have
+# tests/lib/check.c): one line per check, which tests/runner counts,
+#
+#	ok - NAME
+#	not ok - NAME: why
+#	skip - NAME: reason
+#	# comment
+#
+# and `finish` as the script's last command: status 1 if any check failed.
+# Sourced as . "$(dirname "$0")/../lib.sh".
+
+failures=0
+
+pass() { echo "ok - $1"; }
+fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
+skip() { echo "skip - $1: $2"; }
+
+# check NAME STATUS MESSAGE: passes if STATUS (a command's exit status) is 0.
+check() {
+	if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi
+}
+
+# check_eq NAME WANT GOT
+check_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
+}
+
+# drm_minor_of DRIVER: the minor N of DRM driver DRIVER's card, from
+# /sys/kernel/debug/dri/N/name (the first one, if it has several).
+drm_minor_of() {
+	local d
+	for d in /sys/kernel/debug/dri/[0-9]*; do
+		[ "$(awk '{ print $1; exit }' "$d/name" 2>/dev/null)" = "$1" ] &&
+			{ echo "${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+# card_of DRIVER: the /dev/dri/cardN of DRIVER.
+card_of() {
+	local minor
+	minor=$(drm_minor_of "$1") && echo "/dev/dri/card$minor"
+}
+
+# flipkms_flips CTL: the flips CRTC 0 of the flipkms whose crtc-0 debugfs
+# directory is CTL has latched, from its flipkms_status.
+flipkms_flips() {
+	awk '/flips [0-9]+/ { for (i = 1; i < NF; i++) if ($i == "flips") print $(i + 1) + 0; exit }' \
+		"$1/../flipkms_status"
+}
+
+# flipkms_flips_more CTL BASE N: waits up to 10 s for N flips more than BASE.
+flipkms_flips_more() {
+	local i
+	for i in $(seq 100); do
+		[ $(($(flipkms_flips "$1") - $2)) -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+finish() {
+	[ "$failures" -eq 0 ]
+}
