@@ -20,6 +20,7 @@
 
 #include "flipkms_drv.h"
 #include "flipkms_frame.h"
+#include "flipkms_trace.h"
 
 /* Latching */
 
@@ -153,6 +154,8 @@ static void flipkms_latch(struct flipkms_output *out, u64 seqno,
 	unsigned long flags;
 	bool delayed;
 
+	trace_flipkms_latch(drm_crtc_index(&out->crtc), seqno, when,
+			    ktime_add_us(when, delay_us), -error);
 	if (error)
 		flipkms_timeline_fail(out->timeline, seqno, -error);
 
@@ -236,6 +239,9 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	atomic64_inc(&out->vblanks);
 
 	drm_crtc_handle_vblank(&out->crtc);
+	trace_flipkms_vblank(drm_crtc_index(&out->crtc),
+			     drm_crtc_vblank_count(&out->crtc),
+			     READ_ONCE(out->last_vblank), frames - 1);
 	flipkms_latch_pending(out, READ_ONCE(out->last_vblank), false);
 	flipkms_composer_vblank(out);
 
@@ -510,6 +516,8 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 			flipkms_writeback_latched(out, frame);
 		spin_unlock_irq(&out->lock);
 		flipkms_frame_put(old);
+		trace_flipkms_commit_flush(drm_crtc_index(crtc), seqno,
+					   ktime_get(), false);
 		flipkms_latch(out, seqno, &now, READ_ONCE(out->last_vblank));
 		return;
 	}
@@ -519,6 +527,8 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	out->pending = true;
 	out->pending_seqno = max(out->pending_seqno, seqno);
 	out->pending_flushed = ktime_get();
+	trace_flipkms_commit_flush(drm_crtc_index(crtc), seqno,
+				   out->pending_flushed, true);
 	list_splice_tail(&now, &out->pending_events);
 	/* A frame superseded before any vblank latched it is never shown. */
 	old = out->pending_frame;

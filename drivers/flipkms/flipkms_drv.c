@@ -22,6 +22,9 @@
 
 #include "flipkms_drv.h"
 
+#define CREATE_TRACE_POINTS
+#include "flipkms_trace.h"
+
 #define DRIVER_NAME	"flipkms"
 #define DRIVER_DESC	"Virtual KMS with sync framework page-flip fences"
 #define DRIVER_DATE	"20261203"

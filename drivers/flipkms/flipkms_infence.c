@@ -26,6 +26,7 @@
 #include <syncfw/sync.h>
 
 #include "flipkms_drv.h"
+#include "flipkms_trace.h"
 
 #define FLIPKMS_INFENCE_TIMEOUT_MAX_MS	60000
 
@@ -72,6 +73,7 @@ struct flipkms_infences {
  *		driver of a signalled fence may be gone, and its ops with it
  * @timeline:	@fence's timeline name, likewise
  * @seqno:	@fence's seqno, likewise
+ * @since:	when the wait began, for the trace event that ends it
  * @cb:		on @fence; holds a reference on the stand-in while queued,
  *		which it hands on to @signal
  * @signal:	signals the stand-in after @fence did, outside @fence's lock
@@ -86,6 +88,7 @@ struct flipkms_infence {
 	char driver[32];
 	char timeline[32];
 	u64 seqno;
+	ktime_t since;
 	struct dma_fence_cb cb;
 	struct irq_work signal;
 	struct hrtimer timer;
@@ -145,6 +148,8 @@ static bool flipkms_infence_settle(struct flipkms_infence *in, int status)
 {
 	if (atomic_cmpxchg(&in->status, 0, status))
 		return false;
+	trace_flipkms_in_fence(in->driver, in->timeline, in->seqno, status,
+			       ktime_to_ns(ktime_sub(ktime_get(), in->since)));
 	sync_timeline_signal(in->pt.parent);
 	return true;
 }
@@ -235,6 +240,7 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 	strscpy(in->timeline, fence->ops->get_timeline_name(fence),
 		sizeof(in->timeline));
 	in->seqno = fence->seqno;
+	in->since = ktime_get();
 	INIT_LIST_HEAD(&in->cb.node);
 	init_irq_work(&in->signal, flipkms_infence_signal_work);
 	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);

@@ -11,6 +11,7 @@
 #include <syncfw/sync.h>
 
 #include "flipkms_drv.h"
+#include "flipkms_trace.h"
 
 /**
  * struct flipkms_timeline - a CRTC's timeline of completed flips
@@ -107,6 +108,7 @@ void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
 	if (seqno > tl->value)
 		WRITE_ONCE(tl->value, seqno);
 	sync_timeline_signal_timestamp_locked(&tl->obj, when);
+	trace_flipkms_out_fence_signaled(tl->obj.name, tl->value, when);
 	spin_unlock_irqrestore(&tl->obj.lock, flags);
 }
 

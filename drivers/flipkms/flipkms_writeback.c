@@ -23,6 +23,7 @@
 
 #include "flipkms_drv.h"
 #include "flipkms_frame.h"
+#include "flipkms_trace.h"
 
 /**
  * struct flipkms_wb_job - flipkms's part of a writeback job
@@ -196,6 +197,7 @@ static void flipkms_wb_work(struct work_struct *work)
 
 		ret = flipkms_compose_into(wjob->frame, wjob->fb,
 					   wjob->data[0].vaddr);
+		trace_flipkms_writeback_done(drm_crtc_index(&out->crtc), ret);
 		/* The job, and with it @wjob, is the core's to clean up now. */
 		drm_writeback_signal_completion(&out->wb, ret);
 	}

@@ -25,6 +25,7 @@
 #include <syncfw/sync.h>
 
 #include "syncfw_internal.h"
+#include "syncfw_trace.h"
 
 /* Every timeline alive, for the debugfs dump. */
 LIST_HEAD(sync_timeline_list);
@@ -184,6 +185,7 @@ static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
 			dma_fence_signal_timestamp_locked(&pt->base, *timestamp);
 		else
 			dma_fence_signal_locked(&pt->base);
+		trace_syncfw_pt_signaled(pt);
 		dma_fence_put(&pt->base);
 	}
 }
@@ -358,8 +360,10 @@ void sync_pt_publish(struct syncfw_pt *pt)
 
 	if (status < 0)
 		dma_fence_set_error(&pt->base, status);
-	if (status)
+	if (status) {
 		dma_fence_signal_locked(&pt->base);
+		trace_syncfw_pt_signaled(pt);
+	}
 	spin_unlock_irqrestore(&obj->lock, flags);
 }
 EXPORT_SYMBOL_GPL(sync_pt_publish);

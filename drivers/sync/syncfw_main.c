@@ -14,6 +14,9 @@
 
 #include "syncfw_internal.h"
 
+#define CREATE_TRACE_POINTS
+#include "syncfw_trace.h"
+
 static int __init syncfw_init(void)
 {
 	struct dentry *dir;

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * syncfw's trace event: every point it signals, with the timestamp that
+ * SYNC_IOC_FILE_INFO reports for it. The dma_fence:dma_fence_signaled event
+ * of the core says that a fence signalled; this one also says when the
+ * timeline said it did (a vblank's time, say) and with what error.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM syncfw
+
+#if !defined(_SYNCFW_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _SYNCFW_TRACE_H
+
+#include <linux/dma-fence.h>
+#include <linux/tracepoint.h>
+
+#include <syncfw/sync.h>
+
+TRACE_EVENT(syncfw_pt_signaled,
+	TP_PROTO(const struct syncfw_pt *pt),
+	TP_ARGS(pt),
+
+	TP_STRUCT__entry(
+		__string(timeline, pt->parent->name)
+		__field(u64, context)
+		__field(u64, seqno)
+		__field(s64, timestamp_ns)
+		__field(int, error)
+	),
+
+	TP_fast_assign(
+		__assign_str(timeline, pt->parent->name);
+		__entry->context = pt->base.context;
+		__entry->seqno = pt->base.seqno;
+		__entry->timestamp_ns = ktime_to_ns(pt->base.timestamp);
+		__entry->error = pt->base.error;
+	),
+
+	TP_printk("timeline=%s context=%llu seqno=%llu timestamp=%lld error=%d",
+		  __get_str(timeline), __entry->context, __entry->seqno,
+		  __entry->timestamp_ns, __entry->error)
+);
+
+#endif /* _SYNCFW_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE syncfw_trace
+#include <trace/define_trace.h>
