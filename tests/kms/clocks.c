@@ -212,10 +212,6 @@ int main(int argc, char **argv)
 	test_out_fence(&dev, &pipe, fb, period);
 	test_delayed_fence(&dev, &pipe, fb, period);
 
-	kms_drain_events(&dev, 50);
-	kms_disable(&dev, &pipe);
-	kms_fb_destroy(dev.fd, &fb[0]);
-	kms_fb_destroy(dev.fd, &fb[1]);
-	kms_close(&dev);
+	kms_teardown(&dev, &pipe, fb);
 	return finish();
 }

@@ -170,10 +170,6 @@ int main(int argc, char **argv)
 	for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
 		tally_report(all[k], done);
 
-	kms_drain_events(&dev, 50);
-	kms_disable(&dev, &pipe);
-	kms_fb_destroy(dev.fd, &fb[0]);
-	kms_fb_destroy(dev.fd, &fb[1]);
-	kms_close(&dev);
+	kms_teardown(&dev, &pipe, fb);
 	return finish();
 }

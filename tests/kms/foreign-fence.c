@@ -125,9 +125,19 @@ static void test_merged(struct display *fk, struct display *vk)
 	close(tl);
 }
 
-static void test_own_fence(struct display *fk)
+/* Fence @in signalled, and before the flip of @ev: a failed check @name if not. */
+static void check_signalled_before(const char *name, int in, const struct kms_event *ev)
 {
 	struct kms_fence_info info;
+	bool signalled = kms_fence_info(in, &info) == 0 && info.status == 1;
+
+	check(name, signalled && ev->time_us * 1000 >= info.timestamp_ns,
+	      "expected the fence (status %d, %lld ns) to precede the event (%lld us)",
+	      info.status, (long long)info.timestamp_ns, (long long)ev->time_us);
+}
+
+static void test_own_fence(struct display *fk)
+{
 	struct kms_event ev;
 	int in;
 
@@ -137,11 +147,7 @@ static void test_own_fence(struct display *fk)
 	check_int("own-out-fence-accepted", 0,
 		  kms_flip(&fk->dev, &fk->pipe, &fk->fb[0], NULL, in, 3));
 	flip_event(fk, &ev);
-	check("own-out-fence-signalled-first",
-	      kms_fence_info(in, &info) == 0 && info.status == 1 &&
-	      ev.time_us * 1000 >= info.timestamp_ns,
-	      "expected the fence (status %d, %lld ns) to precede the event (%lld us)",
-	      info.status, (long long)info.timestamp_ns, (long long)ev.time_us);
+	check_signalled_before("own-out-fence-signalled-first", in, &ev);
 	close(in);
 }
 
@@ -174,7 +180,6 @@ static void test_pending_to_vkms(struct display *fk, struct display *vk)
 
 static void test_pending_to_self(struct display *fk)
 {
-	struct kms_fence_info info;
 	struct kms_event ev;
 	char crtc_dir[96];
 	int in, pending, ret;
@@ -195,11 +200,7 @@ static void test_pending_to_self(struct display *fk)
 		return;
 	}
 	flip_event(fk, &ev);
-	check("flip-lands-after-pending-own-fence",
-	      kms_fence_info(in, &info) == 0 && info.status == 1 &&
-	      ev.time_us * 1000 >= info.timestamp_ns,
-	      "expected the fence (status %d, %lld ns) to precede the event (%lld us)",
-	      info.status, (long long)info.timestamp_ns, (long long)ev.time_us);
+	check_signalled_before("flip-lands-after-pending-own-fence", in, &ev);
 	close(in);
 }
 

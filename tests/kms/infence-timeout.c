@@ -143,10 +143,6 @@ int main(int argc, char **argv)
 
 	snprintf(msg, sizeof(msg), "%ld", saved);
 	check_int("timeout-restored", 0, set_timeout(msg));
-	kms_drain_events(&dev, 50);
-	kms_disable(&dev, &pipe);
-	kms_fb_destroy(dev.fd, &fb[0]);
-	kms_fb_destroy(dev.fd, &fb[1]);
-	kms_close(&dev);
+	kms_teardown(&dev, &pipe, fb);
 	return finish();
 }

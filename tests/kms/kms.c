@@ -705,6 +705,15 @@ void kms_flipkms_setup(const char *driver, const char *usage, struct kms_dev *de
 			      DRM_FORMAT_XRGB8888, 2, &fb[1]) == 0, "framebuffers");
 }
 
+void kms_teardown(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_fb fb[2])
+{
+	kms_drain_events(dev, 50);
+	kms_disable(dev, pipe);
+	kms_fb_destroy(dev->fd, &fb[0]);
+	kms_fb_destroy(dev->fd, &fb[1]);
+	kms_close(dev);
+}
+
 int kms_crtc_control(const char *crtc_dir, const char *file, const char *value)
 {
 	char path[160];

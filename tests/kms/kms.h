@@ -211,6 +211,11 @@ void kms_flipkms_setup(const char *driver, const char *usage, struct kms_dev *de
 		       struct kms_pipe *pipe, char *crtc_dir, size_t len, struct kms_fb fb[2]);
 /* Writes @value to @crtc_dir/@file; 0 or -errno (-EINVAL for a refused value). */
 int kms_crtc_control(const char *crtc_dir, const char *file, const char *value);
+/*
+ * The end of a test with two framebuffers on @pipe: its last events
+ * drained, the pipe off, the framebuffers gone and the card closed.
+ */
+void kms_teardown(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_fb fb[2]);
 /* Pixel (@x, @y) of @crtc_dir/frame.ppm as 0xRRGGBB, or -1. */
 long kms_frame_pixel(const char *crtc_dir, int x, int y);
 

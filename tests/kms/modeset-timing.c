@@ -378,10 +378,6 @@ int main(int argc, char **argv)
 	check_edges(&fast, edges);
 	check_cycles(&fast, cycles);
 
-	kms_drain_events(&dev, 50);
-	kms_disable(&dev, &pipe_);
-	kms_fb_destroy(dev.fd, &fb[0]);
-	kms_fb_destroy(dev.fd, &fb[1]);
-	kms_close(&dev);
+	kms_teardown(&dev, &pipe_, fb);
 	return finish();
 }
