@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# flipkms's and syncfw's trace events (Documentation/tracepoints.rst) tell
-# the truth about a fliplat run, and through them the run's timestamps are
-# checked against the kernel's own clock:
+# flipkms's and syncfw's trace events (Documentation/tracepoints.rst), as
+# fliplat --trace records them, tell the truth about a fliplat run, and
+# through them the run's timestamps are checked against the kernel's own
+# clock:
 #
 #   every out-fence fliplat read has its flipkms_out_fence_signaled and
 #   syncfw_pt_signaled events, with the stamp fliplat read; the trace's own
@@ -20,14 +21,7 @@ tmp=$(mktemp -d)
 trace=/sys/kernel/tracing
 [ -e $trace/trace ] || mount -t tracefs tracefs $trace 2>/dev/null || trace=/sys/kernel/debug/tracing
 card=$(card_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
-restore() {
-	echo 0 >$trace/tracing_on
-	echo 0 >$trace/events/flipkms/enable
-	echo 0 >$trace/events/syncfw/enable
-	echo local >$trace/trace_clock
-	rm -rf "$tmp"
-}
-trap restore EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 # check_status NAME "TEST-EXPRESSION" MESSAGE: passes if [ TEST-EXPRESSION ] holds.
 check_status() {
@@ -37,18 +31,13 @@ check_status() {
 [ -d $trace/events/flipkms ] && [ -d $trace/events/syncfw ]
 check trace-events-exist $? "expected events/flipkms and events/syncfw in $trace"
 
-echo mono >$trace/trace_clock
-echo 8192 >$trace/buffer_size_kb
-echo >$trace/trace
-echo 1 >$trace/events/flipkms/enable
-echo 1 >$trace/events/syncfw/enable
-echo 1 >$trace/tracing_on
+clock_before=$(cat $trace/trace_clock)
 "$top/build/fliplat/fliplat" --no-progress -q --device "$card" --flips 60 --warmup 5 \
-	--csv "$tmp/run.csv" --json "$tmp/run.json" >"$tmp/out" 2>&1
+	--csv "$tmp/run.csv" --json "$tmp/run.json" --trace "$tmp/trace" >"$tmp/out" 2>&1
 rc=$?
-echo 0 >$trace/tracing_on
-cp $trace/trace "$tmp/trace"
 check fliplat-runs $rc "exit $rc: $(tail -2 "$tmp/out" | tr '\n' ' ')"
+check_eq fliplat-puts-the-trace-clock-back "$clock_before" "$(cat $trace/trace_clock)"
+check_eq fliplat-turns-the-events-off-again 0 "$(cat $trace/events/flipkms/enable)"
 period=$(jq '.crtcs[0].period_ns' "$tmp/run.json")
 half=$(awk -v p="$period" 'BEGIN { printf "%d", p / 2 }')
 echo "# $(grep -c ': flipkms_' "$tmp/trace") flipkms and $(grep -c ': syncfw_' "$tmp/trace") syncfw events, period $period ns"

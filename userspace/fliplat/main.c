@@ -13,6 +13,7 @@
 #include "flip.h"
 #include "fliplat.h"
 #include "options.h"
+#include "trace.h"
 
 static void describe(struct fl_run *run, const struct fl_device *dev, const struct fl_options *o,
 		     struct fl_crtc *crtcs)
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
 {
 	struct fl_crtc crtcs[FL_MAX_CRTCS] = { 0 };
 	struct fl_run run = { 0 };
+	struct fl_trace trace = { 0 };
 	struct fl_options o;
 	struct fl_device dev;
 	int ret, status;
@@ -86,11 +88,16 @@ int main(int argc, char **argv)
 	status = fl_device_open(&dev, &o);
 	if (status)
 		return status;
-	status = fl_device_modeset(&dev, &o);
+	if (o.trace)
+		status = fl_trace_start(&trace);
+	if (!status)
+		status = fl_device_modeset(&dev, &o);
 	if (!status) {
 		describe(&run, &dev, &o, crtcs);
 		status = fl_measure(&dev, &o, &run);
 	}
+	if (o.trace && fl_trace_stop(&trace, o.trace) && !status)
+		status = FL_EXIT_FAILED;
 	/* A failed run still reports what it measured: that is often the point. */
 	if (run.nflips) {
 		if (!o.quiet)

@@ -58,6 +58,9 @@ static const char usage[] =
 "      --csv FILE          one row per flip\n"
 "      --json FILE         configuration, system and summary\n"
 "      --plot FILE.svg     histogram and per-flip timeline of the latency\n"
+"      --trace FILE        the kernel's trace events of the run (flipkms,\n"
+"                          syncfw, drm), on CLOCK_MONOTONIC: tracefs's text\n"
+"                          (root; Documentation/tracepoints.rst)\n"
 "  -q, --quiet             no summary table on stdout\n"
 "      --progress / --no-progress  progress on stderr (default: if a tty)\n"
 "  -h, --help              this text\n"
@@ -68,7 +71,7 @@ static const char usage[] =
 
 enum {
 	OPT_CRTC = 256, OPT_CRTCS, OPT_LEGACY, OPT_INFENCE, OPT_BLOCKING, OPT_RENDER,
-	OPT_JITTER, OPT_SEED, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_JITTER, OPT_SEED, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TRACE, OPT_PROGRESS, OPT_NO_PROGRESS,
 };
 
 static const struct option longopts[] = {
@@ -90,6 +93,7 @@ static const struct option longopts[] = {
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -213,6 +217,9 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 			break;
 		case OPT_PLOT:
 			o->plot = optarg;
+			break;
+		case OPT_TRACE:
+			o->trace = optarg;
 			break;
 		case 'q':
 			o->quiet = true;

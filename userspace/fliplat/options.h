@@ -37,6 +37,7 @@ struct fl_options {
 	unsigned int render_us, render_jitter_us;
 	unsigned int seed;
 	const char *csv, *json, *plot;
+	const char *trace;	/* --trace: where the run's trace events go */
 	bool quiet;
 	int progress;		/* -1 auto (stderr is a tty), 0 off, 1 on */
 };
