@@ -154,13 +154,13 @@ static void flipkms_latch(struct flipkms_output *out, u64 seqno,
 	unsigned long flags;
 	bool delayed;
 
-	trace_flipkms_latch(drm_crtc_index(&out->crtc), seqno, when,
-			    ktime_add_us(when, delay_us), -error);
 	if (error)
 		flipkms_timeline_fail(out->timeline, seqno, -error);
 
 	delayed = delay_us &&
 		  flipkms_delay_signal(out, seqno, ktime_add_us(when, delay_us));
+	trace_flipkms_latch(drm_crtc_index(&out->crtc), seqno, when,
+			    delayed ? ktime_add_us(when, delay_us) : when, -error);
 	if (delayed) {
 		list_for_each_entry(e, events, base.link) {
 			dma_fence_put(e->base.fence);

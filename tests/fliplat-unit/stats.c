@@ -30,7 +30,7 @@ static void check_near(const char *name, double want, double got)
 static void one_to_hundred_shuffled(void)
 {
 	double v[100];
-	struct fl_stats s;
+	struct rp_stats s;
 	unsigned int seed = 7;
 	int i, j;
 
@@ -44,7 +44,7 @@ static void one_to_hundred_shuffled(void)
 		v[i] = v[j];
 		v[j] = t;
 	}
-	fl_stats_compute(v, 100, &s);
+	rp_stats_compute(v, 100, &s);
 	check_near("1-100/n", 100, s.n);
 	check_near("1-100/min", 1, s.min);
 	check_near("1-100/max", 100, s.max);
@@ -58,15 +58,15 @@ static void one_to_hundred_shuffled(void)
 static void small_sets(void)
 {
 	double three[] = { 3, 1, 2 }, dup[] = { 5, 5, 1, 5 }, one[] = { 42 }, ten[10];
-	struct fl_stats s;
+	struct rp_stats s;
 	int i;
 
-	fl_stats_compute(three, 3, &s);
+	rp_stats_compute(three, 3, &s);
 	check_near("three/p50-is-second", 2, s.p50);
 	check_near("three/p90-is-third", 3, s.p90);
 	check_near("three/p99-is-third", 3, s.p99);
 
-	fl_stats_compute(dup, 4, &s);
+	rp_stats_compute(dup, 4, &s);
 	check_near("duplicates/min", 1, s.min);
 	check_near("duplicates/p50", 5, s.p50);
 	check_near("duplicates/mean", 4, s.mean);
@@ -74,18 +74,18 @@ static void small_sets(void)
 
 	for (i = 0; i < 10; i++)
 		ten[i] = 10 - i;
-	fl_stats_compute(ten, 10, &s);
+	rp_stats_compute(ten, 10, &s);
 	check_near("ten/p90-is-ninth", 9, s.p90);
 	check_near("ten/p99-is-tenth", 10, s.p99);
 
-	fl_stats_compute(one, 1, &s);
+	rp_stats_compute(one, 1, &s);
 	check_near("one/n", 1, s.n);
 	check_near("one/p50", 42, s.p50);
 	check_near("one/p99", 42, s.p99);
 	check_near("one/stddev", 0, s.stddev);
 
 	memset(&s, 0x55, sizeof(s));
-	fl_stats_compute(NULL, 0, &s);
+	rp_stats_compute(NULL, 0, &s);
 	check_near("empty/n", 0, s.n);
 	check_near("empty/mean", 0, s.mean);
 	check_near("empty/max", 0, s.max);
@@ -102,7 +102,7 @@ static void run_filtering(void)
 	struct fl_flip flips[20];
 	struct fl_crtc crtcs[2] = { { .crtc_id = 40 }, { .crtc_id = 41 } };
 	struct fl_run run = { .ncrtcs = 2, .crtcs = crtcs, .nflips = 20, .flips = flips };
-	struct fl_stats s;
+	struct rp_stats s;
 	double us;
 	int i;
 

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report.h"
+
 enum fl_mode {
 	FL_MODE_ATOMIC,		/* atomic commit + OUT_FENCE_PTR (default) */
 	FL_MODE_LEGACY,		/* drmModePageFlip with an event, no fence */
@@ -87,19 +89,6 @@ struct fl_run {
 
 /* --- stats.c ------------------------------------------------------------ */
 
-struct fl_stats {
-	size_t n;		/* samples; the rest is 0 when n == 0 */
-	double min, p50, p90, p99, max;
-	double mean, stddev;	/* stddev: population (divide by n) */
-};
-
-/*
- * Fills @out from @n samples in @v (which it may reorder). Percentiles are
- * nearest-rank: the smallest sample with at least p% of the samples at or
- * below it.
- */
-void fl_stats_compute(double *v, size_t n, struct fl_stats *out);
-
 /* The metrics fliplat reports, in the order the table and JSON list them. */
 enum fl_metric {
 	FL_SIGNAL_MINUS_SUBMIT,
@@ -139,7 +128,14 @@ const char *fl_metric_unit(enum fl_metric m);	/* "us" or "vblanks" */
  * in microseconds.
  */
 void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
-		  struct fl_stats *out);
+		  struct rp_stats *out);
+
+/*
+ * The run as a sample table for the shared reports: a row per flip (its
+ * CRTC the group, warm-up not counted, flagged if it missed a vblank), a
+ * column per metric. -1 with errno ENOMEM.
+ */
+int fl_run_samples(const struct fl_run *run, struct rp_samples *out);
 
 /* --- report*.c: 0 on success, -1 with errno set ------------------------- */
 

@@ -1,270 +1,44 @@
 // SPDX-License-Identifier: MIT
 /*
- * --plot: a standalone SVG (no scripts, no external references): one
- * histogram per time metric the run observed (signal - submit, event -
- * submit, wake - signal, event - signal, read - event, vblank interval),
- * each with its p50 and p99 marked and a y axis that reaches above its
- * tallest bar, then the flips' latency (signal - submit; event - submit in
- * legacy mode, which has no fence) per flip in submit order, one colour per
- * CRTC, flips that missed a vblank ringed in red.
+ * --plot: the shared SVG report of a run: a histogram per time metric it
+ * observed (signal - submit, event - submit, wake - signal, event - signal,
+ * read - event, vblank interval), then signal - submit per flip (event -
+ * submit in legacy mode, which has no fence), one colour per CRTC, flips
+ * that missed a vblank ringed in red.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 
 #include "fliplat.h"
 
-#define WIDTH		900
-#define PANEL_H		320
-#define LEFT		70
-#define RIGHT		20
-#define TOP		40
-#define BOTTOM		45
-#define PLOT_W		(WIDTH - LEFT - RIGHT)
-#define PLOT_H		(PANEL_H - TOP - BOTTOM)
-#define MAX_BINS	50
-
-static const char *const colours[] = { "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e" };
-
-/* The plotted latency of a flip in µs; false if it has none. */
-static bool latency(const struct fl_run *run, const struct fl_flip *f, double *us)
-{
-	if (run->mode != FL_MODE_LEGACY)
-		return fl_flip_metric(f, FL_SIGNAL_MINUS_SUBMIT, us);
-	if (!f->event_ns || !f->submit_ns)
-		return false;
-	*us = (f->event_ns - f->submit_ns) / 1e3;
-	return true;
-}
-
-static void text(FILE *f, double x, double y, const char *anchor, const char *extra,
-		 const char *s)
-{
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>", x, y, anchor, extra);
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-	fputs("</text>\n", f);
-}
-
-/* A "nice" tick step (1, 2 or 5 times a power of ten) for @span in ~@n steps. */
-static double tick_step(double span, int n)
-{
-	double raw = span / n, mag, r;
-
-	if (raw <= 0)
-		return 1;
-	mag = pow(10, floor(log10(raw)));
-	r = raw / mag;
-	return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * mag;
-}
-
-/* Axes of a panel at vertical offset @y0 with x in [@x0, @x1], y in [0, @ymax]. */
-static void axes(FILE *f, int y0, double x0, double x1, double ymax, const char *xlabel,
-		 const char *ylabel, const char *title)
-{
-	double step, v;
-	char buf[64];
-	long k;
-
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-		"stroke=\"#333\"/>\n", LEFT, y0 + TOP, PLOT_W, PLOT_H);
-	text(f, WIDTH / 2.0, y0 + 24, "middle", " font-size=\"15\" font-weight=\"bold\"", title);
-	text(f, LEFT + PLOT_W / 2.0, y0 + PANEL_H - 8, "middle", "", xlabel);
-	fprintf(f, "<g transform=\"translate(16 %d) rotate(-90)\">", y0 + TOP + PLOT_H / 2);
-	text(f, 0, 0, "middle", "", ylabel);
-	fputs("</g>\n", f);
-
-	step = tick_step(x1 - x0, 8);
-	for (k = (long)ceil(x0 / step); k * step <= x1 + step * 1e-9; k++) {
-		double x;
-
-		v = k * step;
-		x = LEFT + (v - x0) / (x1 - x0) * PLOT_W;
-
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>\n",
-			x, y0 + TOP + PLOT_H, x, y0 + TOP + PLOT_H + 5);
-		snprintf(buf, sizeof(buf), "%g", v);
-		text(f, x, y0 + TOP + PLOT_H + 18, "middle", " font-size=\"11\"", buf);
-	}
-	step = tick_step(ymax, 5);
-	for (k = 0; k * step <= ymax + step * 1e-9; k++) {
-		double y;
-
-		v = k * step;
-		y = y0 + TOP + PLOT_H - v / ymax * PLOT_H;
-
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-			LEFT, y, LEFT + PLOT_W, y);
-		snprintf(buf, sizeof(buf), "%g", v);
-		text(f, LEFT - 6, y + 4, "end", " font-size=\"11\"", buf);
-	}
-}
-
-/* The y axis's top: the tallest bar rounded up to a whole tick. */
-static double axis_top(double tallest)
-{
-	double step = tick_step(tallest, 5);
-
-	return ceil(tallest / step) * step;
-}
-
-static void histogram(FILE *f, int y0, const struct fl_run *run, enum fl_metric m,
-		      const double *v, const struct fl_stats *s)
-{
-	unsigned int counts[MAX_BINS] = { 0 }, bins, b, tallest = 1;
-	double lo = s->min, hi = s->max, width, ymax;
-	char title[160], xlabel[64];
-	size_t i;
-
-	bins = (unsigned int)ceil(sqrt((double)s->n));
-	bins = bins < 5 ? 5 : bins > MAX_BINS ? MAX_BINS : bins;
-	if (hi - lo < 1) {
-		lo -= 0.5;
-		hi += 0.5;
-	}
-	width = (hi - lo) / bins;
-	for (i = 0; i < s->n; i++) {
-		b = (unsigned int)((v[i] - lo) / width);
-		counts[b < bins ? b : bins - 1]++;
-	}
-	for (b = 0; b < bins; b++)
-		tallest = counts[b] > tallest ? counts[b] : tallest;
-	ymax = axis_top(tallest);
-
-	snprintf(title, sizeof(title), "%s on %s: %s, %zu flips (%s mode)", fl_metric_name(m),
-		 run->driver, run->ncrtcs ? run->crtcs[0].mode_name : "?", s->n,
-		 fl_mode_name(run->mode));
-	snprintf(xlabel, sizeof(xlabel), "%s (%s)", fl_metric_name(m), fl_metric_unit(m));
-	fprintf(f, "<g class=\"histogram\" data-metric=\"%s\" data-ymax=\"%g\">\n",
-		fl_metric_name(m), ymax);
-	axes(f, y0, lo, hi, ymax, xlabel, "flips", title);
-	for (b = 0; b < bins; b++) {
-		double h = (double)counts[b] / ymax * PLOT_H;
-
-		fprintf(f, "<rect class=\"bar\" data-count=\"%u\" x=\"%.1f\" y=\"%.1f\" "
-			"width=\"%.1f\" height=\"%.1f\" fill=\"#1f77b4\"/>\n", counts[b],
-			LEFT + (double)b / bins * PLOT_W, y0 + TOP + PLOT_H - h,
-			(double)PLOT_W / bins - 1, h);
-	}
-	for (i = 0; i < 2; i++) {
-		double p = i ? s->p99 : s->p50;
-		double x = LEFT + (p - lo) / (hi - lo) * PLOT_W;
-		char label[48];
-
-		snprintf(label, sizeof(label), "%s %.1f %s", i ? "p99" : "p50", p,
-			 fl_metric_unit(m));
-		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-			"stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n", i ? "p99" : "p50",
-			x, y0 + TOP, x, y0 + TOP + PLOT_H);
-		text(f, x + 3, y0 + TOP + 12 + 14 * i, "start",
-		     " font-size=\"11\" fill=\"#d62728\"", label);
-	}
-	fputs("</g>\n", f);
-}
-
-static void timeline(FILE *f, int y0, const struct fl_run *run, const struct fl_stats *s,
-		     const char *what)
-{
-	double top = s->max > 0 ? s->max * 1.05 : 1, us;
-	size_t i, last = run->nflips ? run->nflips - 1 : 1;
-	char title[160];
-
-	snprintf(title, sizeof(title), "%s per flip (red ring: missed a vblank)", what);
-	fputs("<g class=\"timeline\">\n", f);
-	axes(f, y0, 0, (double)last, top, "flip (submit order)", "latency (us)", title);
-	for (i = 0; i < run->nflips; i++) {
-		const struct fl_flip *p = &run->flips[i];
-		double x, y;
-
-		if (p->warmup || !latency(run, p, &us))
-			continue;
-		x = LEFT + (double)p->index / (double)last * PLOT_W;
-		y = y0 + TOP + PLOT_H - us / top * PLOT_H;
-		fprintf(f, "<circle class=\"flip\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\" fill=\"%s\"/>\n",
-			x, y, colours[p->crtc % 4]);
-		if (p->missed)
-			fprintf(f, "<circle class=\"missed\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-				"fill=\"none\" stroke=\"#d62728\"/>\n", x, y);
-	}
-	for (i = 0; run->ncrtcs > 1 && i < run->ncrtcs; i++) {
-		char label[48];
-
-		snprintf(label, sizeof(label), "CRTC %u", run->crtcs[i].crtc_id);
-		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
-			LEFT + 10, y0 + TOP + 8 + 16 * i, colours[i % 4]);
-		text(f, LEFT + 26, y0 + TOP + 17 + 16 * i, "start", " font-size=\"11\"",
-		     label);
-	}
-	fputs("</g>\n", f);
-}
-
-/* @m's values over the counted flips into @v (sorted), and their statistics. */
-static void metric_values(const struct fl_run *run, enum fl_metric m, double *v,
-			  struct fl_stats *s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < run->nflips; i++)
-		if (!run->flips[i].warmup && fl_flip_metric(&run->flips[i], m, &v[n]))
-			n++;
-	fl_stats_compute(v, n, s);
-}
-
 int fl_report_svg(FILE *f, const struct fl_run *run)
 {
-	const char *what = run->mode == FL_MODE_LEGACY ? "event - submit" : "signal - submit";
-	double *v = malloc((run->nflips ? run->nflips : 1) * sizeof(*v));
-	struct fl_stats s;
-	int m, panels = 1, y0 = 0;
-	size_t i, n = 0;
+	bool legacy = run->mode == FL_MODE_LEGACY;
+	const char **names = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*names));
+	char subject[160], (*labels)[24] = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*labels));
+	struct rp_samples s;
+	size_t i;
+	int ret = -1;
 
-	if (!v)
-		return -1;
-	for (m = 0; m < FL_NMETRICS; m++) {
-		metric_values(run, m, v, &s);
-		panels += fl_metric_is_time(m) && s.n;
+	if (!names || !labels || fl_run_samples(run, &s))
+		goto out;
+	for (i = 0; i < run->ncrtcs; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "CRTC %u", run->crtcs[i].crtc_id);
+		names[i] = labels[i];
 	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		WIDTH, panels * PANEL_H, WIDTH, panels * PANEL_H);
-	for (m = 0; m < FL_NMETRICS; m++) {
-		if (!fl_metric_is_time(m))
-			continue;
-		metric_values(run, m, v, &s);
-		if (!s.n)
-			continue;
-		histogram(f, y0, run, m, v, &s);
-		y0 += PANEL_H;
-	}
-	for (i = 0; i < run->nflips; i++)
-		if (!run->flips[i].warmup && latency(run, &run->flips[i], &v[n]))
-			n++;
-	fl_stats_compute(v, n, &s);
-	if (n)
-		timeline(f, y0, run, &s, what);
-	else
-		text(f, WIDTH / 2.0, y0 + PANEL_H / 2.0, "middle", " font-size=\"15\"",
-		     "no flip completed: nothing to plot");
-	fputs("</svg>\n", f);
-	free(v);
-	if (ferror(f)) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
+	snprintf(subject, sizeof(subject), "on %s: %s (%s mode)", run->driver,
+		 run->ncrtcs ? run->crtcs[0].mode_name : "?", fl_mode_name(run->mode));
+	ret = rp_svg_write(f, &s, &(struct rp_svg){
+		.subject = subject,
+		.noun = "flips",
+		.timeline_metric = legacy ? FL_EVENT_MINUS_SUBMIT : FL_SIGNAL_MINUS_SUBMIT,
+		.timeline_label = legacy ? "event - submit" : "signal - submit",
+		.flag_label = "missed a vblank",
+		.group_names = names,
+		.ngroups = run->ncrtcs,
+	});
+	rp_samples_free(&s);
+out:
+	free(names);
+	free(labels);
+	return ret;
 }

@@ -3,8 +3,6 @@
  * The human summary fliplat prints on stdout: what ran where, then one row
  * per metric, for all CRTCs together and, with several, for each.
  */
-#include <errno.h>
-
 #include "fliplat.h"
 
 const char *fl_mode_name(enum fl_mode mode)
@@ -29,29 +27,17 @@ static size_t counted_flips(const struct fl_run *run)
 	return n;
 }
 
-static void table(FILE *f, const struct fl_run *run, int crtc)
-{
-	struct fl_stats s;
-	int m;
-
-	fprintf(f, "  %-16s %-7s %6s %9s %9s %9s %9s %9s %9s %9s\n", "metric", "unit", "n",
-		"min", "p50", "p90", "p99", "max", "mean", "stddev");
-	for (m = 0; m < FL_NMETRICS; m++) {
-		fl_run_stats(run, m, crtc, &s);
-		fprintf(f, "  %-16s %-7s %6zu", fl_metric_name(m), fl_metric_unit(m), s.n);
-		if (!s.n) {
-			fprintf(f, "   (not observed in %s mode)\n", fl_mode_name(run->mode));
-			continue;
-		}
-		fprintf(f, " %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", s.min, s.p50, s.p90,
-			s.p99, s.max, s.mean, s.stddev);
-	}
-}
-
 int fl_report_table(FILE *f, const struct fl_run *run)
 {
+	struct rp_samples s;
 	struct fl_counts c;
+	char unobserved[48];
 	size_t i;
+
+	if (fl_run_samples(run, &s))
+		return -1;
+	snprintf(unobserved, sizeof(unobserved), "(not observed in %s mode)",
+		 fl_mode_name(run->mode));
 
 	fprintf(f, "fliplat: %s (%s) on %s, %s\n", run->driver, run->driver_desc, run->device,
 		run->kernel);
@@ -72,7 +58,7 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 			c->connector, c->mode_name, c->vrefresh_mhz / 1e3, c->period_ns / 1e6);
 	}
 	fputc('\n', f);
-	table(f, run, -1);
+	rp_table_write(f, &s, -1, unobserved);
 	fl_run_counts(run, &c);
 	fprintf(f, "\n  %zu incomplete, %zu fence errors, %zu flips missed %zu vblanks, "
 		"%zu early (shown before possible: a driver bug), %zu EBUSY retries",
@@ -85,11 +71,8 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 		fprintf(f, "  INCOMPLETE RUN: %s\n", run->failure);
 	for (i = 0; run->ncrtcs > 1 && i < run->ncrtcs; i++) {
 		fprintf(f, "\n  CRTC %u only:\n", run->crtcs[i].crtc_id);
-		table(f, run, (int)i);
+		rp_table_write(f, &s, (int)i, unobserved);
 	}
-	if (ferror(f)) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
+	rp_samples_free(&s);
+	return rp_finish(f);
 }

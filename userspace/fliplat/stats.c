@@ -1,58 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * fliplat's statistics: the distribution of one metric over a run's flips.
+ * fliplat's metrics: what each flip measured, as the shared reports see it.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fliplat.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank: the ceil(p/100 * n)-th smallest sample (1-based). */
-static double percentile(const double *sorted, size_t n, double p)
-{
-	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
-
-	if (rank < 1)
-		rank = 1;
-	if (rank > n)
-		rank = n;
-	return sorted[rank - 1];
-}
-
-void fl_stats_compute(double *v, size_t n, struct fl_stats *out)
-{
-	double sum = 0, sq = 0;
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), cmp_double);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	out->mean = sum / (double)n;
-	for (i = 0; i < n; i++)
-		sq += (v[i] - out->mean) * (v[i] - out->mean);
-	out->n = n;
-	out->stddev = sqrt(sq / (double)n);
-	out->min = v[0];
-	out->max = v[n - 1];
-	out->p50 = percentile(v, n, 50);
-	out->p90 = percentile(v, n, 90);
-	out->p99 = percentile(v, n, 99);
-}
-
-static const struct {
-	const char *name, *unit;
-} metrics[FL_NMETRICS] = {
+static const struct rp_metric metrics[FL_NMETRICS] = {
 	[FL_SIGNAL_MINUS_SUBMIT] = { "signal-submit", "us" },
 	[FL_EVENT_MINUS_SUBMIT] = { "event-submit", "us" },
 	[FL_WAKE_MINUS_SIGNAL] = { "wake-signal", "us" },
@@ -74,7 +29,7 @@ const char *fl_metric_unit(enum fl_metric m)
 
 bool fl_metric_is_time(enum fl_metric m)
 {
-	return m < FL_NMETRICS && !strcmp(metrics[m].unit, "us");
+	return m < FL_NMETRICS && rp_metric_is_time(&metrics[m]);
 }
 
 /* @later - @earlier in µs, if both were observed. */
@@ -116,7 +71,7 @@ bool fl_flip_metric(const struct fl_flip *f, enum fl_metric m, double *value)
 }
 
 void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
-		  struct fl_stats *out)
+		  struct rp_stats *out)
 {
 	double *v = malloc((run->nflips ? run->nflips : 1) * sizeof(*v));
 	size_t i, n = 0;
@@ -133,8 +88,30 @@ void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
 		if (fl_flip_metric(f, m, &v[n]))
 			n++;
 	}
-	fl_stats_compute(v, n, out);
+	rp_stats_compute(v, n, out);
 	free(v);
+}
+
+int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
+{
+	size_t i;
+	int m;
+
+	if (rp_samples_init(out, metrics, FL_NMETRICS, run->nflips))
+		return -1;
+	for (i = 0; i < run->nflips; i++) {
+		const struct fl_flip *f = &run->flips[i];
+
+		out->rows[i] = (struct rp_row){
+			.index = f->index,
+			.group = f->crtc,
+			.counted = !f->warmup,
+			.flagged = f->missed > 0,
+		};
+		for (m = 0; m < FL_NMETRICS; m++)
+			fl_flip_metric(f, m, rp_value(out, i, m));
+	}
+	return 0;
 }
 
 void fl_run_counts(const struct fl_run *run, struct fl_counts *out)

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The statistics and reports fliplat and presentlat share: a sample table
+ * (one row per flip or frame, one column per metric), its distribution per
+ * metric, and the table, CSV, JSON and SVG writers. Nothing here knows
+ * about DRM or Wayland; each tool turns its own records into a sample
+ * table and adds the text only it can write.
+ *
+ * Writers return 0 on success, -1 with errno set.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct rp_stats {
+	size_t n;		/* samples; the rest is 0 when n == 0 */
+	double min, p50, p90, p99, max;
+	double mean, stddev;	/* stddev: population (divide by n) */
+};
+
+/*
+ * Fills @out from @n samples in @v (which it sorts). Percentiles are
+ * nearest-rank: the smallest sample with at least p% of the samples at or
+ * below it.
+ */
+void rp_stats_compute(double *v, size_t n, struct rp_stats *out);
+
+struct rp_metric {
+	const char *name;	/* e.g. "signal-submit" */
+	const char *unit;	/* "us" for a time (plotted), else a count */
+};
+
+bool rp_metric_is_time(const struct rp_metric *m);
+
+/* What a row of a sample table is, beyond its values. */
+struct rp_row {
+	unsigned int index;	/* position in the run, warm-up included */
+	unsigned int group;	/* CRTC, output: an index into the run's groups */
+	bool counted;		/* false: warm-up, left out of every statistic */
+	bool flagged;		/* missed a vblank: ringed in the SVG timeline */
+};
+
+struct rp_samples {
+	const struct rp_metric *metrics;
+	size_t nmetrics;
+	size_t nrows;
+	struct rp_row *rows;
+	/* values[row * nmetrics + metric]; NAN where the row did not observe it */
+	double *values;
+};
+
+/* @nrows rows, every value NAN; -1 with errno ENOMEM. */
+int rp_samples_init(struct rp_samples *s, const struct rp_metric *metrics,
+		    size_t nmetrics, size_t nrows);
+void rp_samples_free(struct rp_samples *s);
+
+static inline double *rp_value(const struct rp_samples *s, size_t row, size_t metric)
+{
+	return &s->values[row * s->nmetrics + metric];
+}
+
+/*
+ * Metric @metric's observed values over the counted rows of @group (-1: all)
+ * into @v (room for nrows values), in row order; returns how many.
+ */
+size_t rp_samples_values(const struct rp_samples *s, size_t metric, int group, double *v);
+
+/* Metric @metric over the counted rows of @group (-1: all) that observed it. */
+void rp_samples_stats(const struct rp_samples *s, size_t metric, int group,
+		      struct rp_stats *out);
+
+/*
+ * The statistics table: a header line, then one line per metric of the
+ * counted rows of @group (-1: all), each indented by two spaces and
+ * starting with the metric's name; @unobserved follows a metric nothing
+ * observed.
+ */
+void rp_table_write(FILE *f, const struct rp_samples *s, int group, const char *unobserved);
+
+/* The end of a writer: -1 with errno EIO if anything written to @f failed. */
+int rp_finish(FILE *f);
+
+/*
+ * CSV: @header (the column names, comma-separated, no newline), then one
+ * line per row, whose @ncols cells @row fills; a cell whose present[] is
+ * false is written empty.
+ */
+typedef void rp_csv_row_fn(void *ctx, size_t row, int64_t *cells, bool *present);
+int rp_csv_write(FILE *f, const char *header, size_t ncols, size_t nrows,
+		 rp_csv_row_fn *row, void *ctx);
+
+/*
+ * A streaming JSON writer that cannot produce invalid JSON from valid
+ * calls: strings are escaped, and numbers that are not finite (or marked
+ * not valid) become null. @key is NULL for a value in an array.
+ */
+#define RP_JSON_DEPTH 8
+struct rp_json {
+	FILE *f;
+	int depth;
+	bool has_items[RP_JSON_DEPTH];
+	bool is_array[RP_JSON_DEPTH];
+};
+
+void rp_json_begin(struct rp_json *j, FILE *f);		/* the top-level object */
+int rp_json_end(struct rp_json *j);			/* closes it; rp_finish() */
+void rp_json_object(struct rp_json *j, const char *key);
+void rp_json_array(struct rp_json *j, const char *key);
+void rp_json_close(struct rp_json *j);			/* the innermost object/array */
+void rp_json_string(struct rp_json *j, const char *key, const char *s);	/* NULL: null */
+void rp_json_int(struct rp_json *j, const char *key, int64_t v);
+void rp_json_number(struct rp_json *j, const char *key, double v, bool valid);
+void rp_json_bool(struct rp_json *j, const char *key, bool v);
+/*
+ * An object with one member per metric: its unit, n, min, p50, p90, p99,
+ * max, mean and stddev over the counted rows of @group (-1: all).
+ */
+void rp_json_summary(struct rp_json *j, const char *key, const struct rp_samples *s,
+		     int group);
+
+/*
+ * SVG: one histogram per time metric some counted row observed, each with
+ * its p50 and p99 marked, then @timeline_metric per row in index order, one
+ * colour per group, flagged rows ringed in red.
+ */
+struct rp_svg {
+	const char *subject;	/* after the metric in a histogram's title:
+				 * e.g. "on flipkms: 1920x1080 (atomic mode)" */
+	const char *noun;	/* what a row is, plural: "flips", "frames" */
+	size_t timeline_metric;
+	const char *timeline_label;	/* e.g. "signal - submit" */
+	const char *flag_label;		/* e.g. "missed a vblank" */
+	const char *const *group_names;	/* legend, when there are several */
+	size_t ngroups;
+};
+
+int rp_svg_write(FILE *f, const struct rp_samples *s, const struct rp_svg *how);
+
+#endif /* REPORT_H */
