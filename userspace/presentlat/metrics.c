@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * presentlat's metrics: what each presented frame measured, as the shared
+ * reports see it.
+ */
+#include <string.h>
+
+#include "presentlat.h"
+
+static const struct rp_metric metrics[PL_NMETRICS] = {
+	[PL_PRESENT_MINUS_COMMIT] = { "present-commit", "us" },
+	[PL_PRESENT_INTERVAL] = { "present-interval", "us" },
+	[PL_REFRESH] = { "refresh", "us" },
+	[PL_MSC_STEP] = { "msc-step", "vblanks" },
+	[PL_VBLANKS_LATE] = { "vblanks-late", "vblanks" },
+};
+
+/*
+ * Vblanks between the first one after the commit and the one that showed
+ * the frame: ceil((presented - commit) / refresh) - 1, never negative.
+ * A compositor that repaints as late as Weston does (7 ms before the
+ * vblank) shows a frame committed just before a vblank one later: that is
+ * its repaint window, and counts here.
+ */
+static long vblanks_late(const struct pl_frame *f)
+{
+	int64_t d = f->presented_ns - f->commit_ns;
+	long late;
+
+	if (!f->refresh_ns || d <= 0)
+		return 0;
+	late = (long)((d + f->refresh_ns - 1) / f->refresh_ns) - 1;
+	return late > 0 ? late : 0;
+}
+
+int pl_run_samples(const struct pl_run *run, struct rp_samples *out)
+{
+	const struct pl_frame *prev = NULL;
+	size_t i;
+
+	if (rp_samples_init(out, metrics, PL_NMETRICS, run->nframes))
+		return -1;
+	for (i = 0; i < run->nframes; i++) {
+		const struct pl_frame *f = &run->frames[i];
+
+		out->rows[i] = (struct rp_row){
+			.index = f->index,
+			.counted = !f->warmup,
+		};
+		if (f->fate != PL_PRESENTED)
+			continue;
+		out->rows[i].flagged = vblanks_late(f) > 0;
+		*rp_value(out, i, PL_PRESENT_MINUS_COMMIT) = (f->presented_ns - f->commit_ns) / 1e3;
+		if (f->refresh_ns)
+			*rp_value(out, i, PL_REFRESH) = f->refresh_ns / 1e3;
+		*rp_value(out, i, PL_VBLANKS_LATE) = (double)vblanks_late(f);
+		if (prev) {
+			*rp_value(out, i, PL_PRESENT_INTERVAL) =
+				(f->presented_ns - prev->presented_ns) / 1e3;
+			*rp_value(out, i, PL_MSC_STEP) = (double)(f->msc - prev->msc);
+		}
+		prev = f;
+	}
+	return 0;
+}
+
+void pl_run_counts(const struct pl_run *run, struct pl_counts *out)
+{
+	const uint32_t vsync = PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < run->nframes; i++) {
+		const struct pl_frame *f = &run->frames[i];
+
+		if (f->warmup)
+			continue;
+		out->frames++;
+		out->presented += f->fate == PL_PRESENTED;
+		out->discarded += f->fate == PL_DISCARDED;
+		out->pending += f->fate == PL_PENDING;
+		if (f->fate != PL_PRESENTED)
+			continue;
+		out->not_vsync += (f->flags & vsync) != vsync;
+		out->late += vblanks_late(f) > 0;
+	}
+}

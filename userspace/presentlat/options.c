@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * presentlat's options and --help, whose definitions of the measured times
+ * are the same words as Documentation/compositors.rst.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "presentlat.h"
+
+static const char usage[] =
+"usage: presentlat [OPTIONS]\n"
+"\n"
+"A Wayland client that commits frames to a compositor (wl_shm buffers, one\n"
+"per frame callback) and records, for every frame, what the compositor's\n"
+"presentation-time feedback says happened to it, on the compositor's\n"
+"presentation clock (CLOCK_MONOTONIC on a KMS display):\n"
+"\n"
+"  commit     just before wl_surface.commit\n"
+"  presented  the feedback's tv_sec/tv_nsec: when the frame turned to light\n"
+"             (on a KMS display, the page flip's vblank)\n"
+"  refresh    the feedback's refresh period, msc its vblank count, and its\n"
+"             flags: VSYNC, HW_CLOCK, HW_COMPLETION, ZERO_COPY\n"
+"\n"
+"or that it was discarded, and reports min/p50/p90/p99/max, mean/stddev of\n"
+"\n"
+"  present-commit    from commit to presented (us)\n"
+"  present-interval  between consecutive presented frames (us)\n"
+"  refresh           the refresh period the compositor reported (us)\n"
+"  msc-step          vblanks between consecutive presented frames\n"
+"  vblanks-late      vblanks between the first one after the commit and the\n"
+"                    one that showed the frame\n"
+"\n"
+"Options:\n"
+"  -n, --frames N          frames after warm-up (default 300)\n"
+"  -t, --duration SECONDS  commit for this long instead of a count (not with -n)\n"
+"  -w, --warmup N          frames not counted (default 10)\n"
+"      --pattern BUSY:IDLE_MS  commit BUSY frames, then stay idle IDLE_MS\n"
+"                          (default: always busy)\n"
+"      --render-us US      spin this long on the CPU before each commit, as a\n"
+"                          client rendering its frame would (default 0)\n"
+"  -s, --size WxH          the window's buffer size (default 256x256)\n"
+"  -f, --fullscreen        ask to be fullscreen; the buffers take the size the\n"
+"                          compositor configures (the output's)\n"
+"      --csv FILE          one row per committed frame\n"
+"      --json FILE         configuration, counts and summary\n"
+"      --plot FILE.svg     histograms and the per-frame timeline\n"
+"  -q, --quiet             no summary table on stdout\n"
+"  -h, --help              this text\n"
+"\n"
+"The compositor is the one WAYLAND_DISPLAY names; it must offer\n"
+"wp_presentation.\n"
+"\n"
+"Frame i's pixel (x, y) is XRGB red (x + i) & 0xff, green y & 0xff, blue\n"
+"(x ^ y) & 0xff: every frame differs, and a screenshot tells which it is.\n"
+"\n"
+"Exit status: 0 ok, 1 the run failed (a frame without feedback, the\n"
+"compositor stalled or closed the window), 2 usage, 3 no usable compositor.\n";
+
+enum { OPT_PATTERN = 256, OPT_RENDER, OPT_CSV, OPT_JSON, OPT_PLOT };
+
+static const struct option longopts[] = {
+	{ "frames", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "pattern", required_argument, NULL, OPT_PATTERN },
+	{ "render-us", required_argument, NULL, OPT_RENDER },
+	{ "size", required_argument, NULL, 's' },
+	{ "fullscreen", no_argument, NULL, 'f' },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A whole unsigned number in [min, max] ending at @stop, or -1. */
+static int number_until(const char *arg, char stop, unsigned long min, unsigned long max,
+			unsigned int *out, const char **rest)
+{
+	unsigned long v;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return -1;
+	v = strtoul(arg, &end, 10);
+	if (*end != stop || v < min || v > max)
+		return -1;
+	*out = (unsigned int)v;
+	if (rest)
+		*rest = end + 1;
+	return 0;
+}
+
+static int number(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		  unsigned int *out)
+{
+	if (!number_until(arg, '\0', min, max, out, NULL))
+		return 0;
+	fprintf(stderr, "presentlat: %s wants a number from %lu to %lu, not '%s'\n", opt, min,
+		max, arg);
+	return -1;
+}
+
+/* BUSY:IDLE_MS, or WxH: two numbers around @sep. */
+static int pair(const char *opt, const char *arg, char sep, unsigned long max1,
+		unsigned long max2, unsigned int *a, unsigned int *b)
+{
+	const char *rest;
+
+	if (!number_until(arg, sep, 1, max1, a, &rest) && !number_until(rest, '\0', 1, max2, b, NULL))
+		return 0;
+	fprintf(stderr, "presentlat: %s wants N%cM (N from 1 to %lu, M from 1 to %lu), not '%s'\n",
+		opt, sep, max1, max2, arg);
+	return -1;
+}
+
+int pl_parse_options(int argc, char **argv, struct pl_options *o)
+{
+	bool frames_given = false;
+	char *end;
+	int opt;
+
+	*o = (struct pl_options){ .frames = 300, .warmup = 10, .width = 256, .height = 256 };
+	while ((opt = getopt_long(argc, argv, "n:t:w:s:fqh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			frames_given = true;
+			if (number("--frames", optarg, 1, 10000000, &o->frames))
+				return -1;
+			break;
+		case 't':
+			o->duration_s = strtod(optarg, &end);
+			if (*end || !(o->duration_s > 0 && o->duration_s < 1e6)) {
+				fprintf(stderr, "presentlat: --duration wants seconds > 0, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'w':
+			if (number("--warmup", optarg, 0, 100000, &o->warmup))
+				return -1;
+			break;
+		case OPT_PATTERN:
+			if (pair("--pattern", optarg, ':', 100000, 60000, &o->busy, &o->idle_ms))
+				return -1;
+			break;
+		case OPT_RENDER:
+			if (number("--render-us", optarg, 0, 1000000, &o->render_us))
+				return -1;
+			break;
+		case 's':
+			if (pair("--size", optarg, 'x', 8192, 8192, &o->width, &o->height))
+				return -1;
+			break;
+		case 'f':
+			o->fullscreen = true;
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		default:
+			fputs("presentlat: see presentlat --help\n", stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "presentlat: unexpected argument '%s' (see presentlat --help)\n",
+			argv[optind]);
+		return -1;
+	}
+	if (frames_given && o->duration_s > 0) {
+		fputs("presentlat: --frames and --duration both say when to stop: give one\n",
+		      stderr);
+		return -1;
+	}
+	if (o->duration_s > 0)
+		o->frames = 0;
+	return 0;
+}

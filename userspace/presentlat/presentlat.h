@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * presentlat: what a Wayland compositor presented, frame by frame, from
+ * wp_presentation feedback. Every time is on the compositor's presentation
+ * clock (CLOCK_MONOTONIC for a KMS compositor), in nanoseconds.
+ */
+#ifndef PRESENTLAT_H
+#define PRESENTLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* wp_presentation_feedback.kind, as the protocol numbers it. */
+#define PL_VSYNC		0x1
+#define PL_HW_CLOCK		0x2
+#define PL_HW_COMPLETION	0x4
+#define PL_ZERO_COPY		0x8
+
+enum pl_fate {
+	PL_PENDING,		/* no feedback yet */
+	PL_PRESENTED,
+	PL_DISCARDED,
+};
+
+/* One committed frame, in commit order. */
+struct pl_frame {
+	unsigned int index;	/* position in the run, warm-up included */
+	bool warmup;		/* left out of the statistics */
+	int64_t commit_ns;	/* just before wl_surface.commit */
+	enum pl_fate fate;
+	int64_t presented_ns;	/* feedback tv_sec/tv_nsec */
+	uint32_t refresh_ns;	/* feedback refresh: 0 if unknown */
+	uint64_t msc;		/* feedback seq: the DRM vblank count */
+	uint32_t flags;		/* PL_VSYNC ... */
+};
+
+struct pl_options {
+	unsigned int frames;	/* counted frames (0: --duration) */
+	double duration_s;
+	unsigned int warmup;
+	unsigned int busy, idle_ms;	/* --pattern BUSY:IDLE_MS: 0 = always busy */
+	unsigned int render_us;	/* simulated rendering before each commit */
+	unsigned int width, height;
+	bool fullscreen;	/* ask for it; the buffers take the size configured */
+	const char *csv, *json, *plot;
+	bool quiet;
+};
+
+struct pl_run {
+	struct pl_options opt;
+	char compositor[64];	/* WAYLAND_DISPLAY's name */
+	char kernel[160];
+	uint32_t clock_id;	/* the compositor's presentation clock */
+	int64_t started_ns, finished_ns;
+	const char *failure;	/* NULL: complete */
+	size_t nframes, cap;
+	struct pl_frame *frames;
+};
+
+/*
+ * Frame @frame's pixel (@x, @y), XRGB8888: red (x + frame) & 0xff, green
+ * y & 0xff, blue (x ^ y) & 0xff. Every frame differs from the last, so each
+ * commit damages the whole surface, and a screenshot says which frame it
+ * shows (its red at x = 0). tests/compositor/screenshot checks a captured
+ * frame against this definition, written out again there.
+ */
+static inline uint32_t pl_pixel(unsigned int x, unsigned int y, unsigned int frame)
+{
+	return 0xff000000u | ((x + frame) & 0xff) << 16 | (y & 0xff) << 8 | ((x ^ y) & 0xff);
+}
+
+/* Exit statuses, also listed in --help. */
+enum {
+	PL_EXIT_OK = 0,
+	PL_EXIT_FAILED = 1,	/* the run failed: frames without feedback, a stall */
+	PL_EXIT_USAGE = 2,
+	PL_EXIT_NO_COMPOSITOR = 3,	/* no display, no wp_presentation, another clock */
+};
+
+/* --- options.c: 0, 1 after --help, -1 after saying what is wrong --------- */
+int pl_parse_options(int argc, char **argv, struct pl_options *o);
+
+/*
+ * --- client.c: runs the frames; PL_EXIT_OK with the run filled, else an
+ * exit status with run->failure set (and what was measured until then).
+ */
+int pl_client_run(struct pl_run *run);
+
+/* --- metrics.c ----------------------------------------------------------- */
+enum pl_metric {
+	PL_PRESENT_MINUS_COMMIT,	/* us */
+	PL_PRESENT_INTERVAL,		/* us, since the previous presented frame */
+	PL_REFRESH,			/* us, as the compositor reported it */
+	PL_MSC_STEP,			/* vblanks since the previous presented frame */
+	PL_VBLANKS_LATE,		/* vblanks after the first one after commit */
+	PL_NMETRICS,
+};
+
+struct pl_counts {
+	size_t frames;		/* counted */
+	size_t presented, discarded, pending;
+	size_t not_vsync;	/* presented without VSYNC|HW_CLOCK|HW_COMPLETION */
+	size_t late;		/* presented after the first vblank after commit */
+};
+
+int pl_run_samples(const struct pl_run *run, struct rp_samples *out);
+void pl_run_counts(const struct pl_run *run, struct pl_counts *out);
+
+/* --- reports.c: 0 on success, -1 with errno set -------------------------- */
+int pl_report_table(FILE *f, const struct pl_run *run);
+int pl_report_csv(FILE *f, const struct pl_run *run);
+int pl_report_json(FILE *f, const struct pl_run *run);
+int pl_report_svg(FILE *f, const struct pl_run *run);
+
+#endif /* PRESENTLAT_H */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * presentlat's reports, through the shared writers: the table on stdout,
+ * --csv (one row per committed frame), --json (configuration, counts and
+ * summary) and --plot (SVG).
+ */
+#include <time.h>
+
+#include "presentlat.h"
+
+static void flags_text(uint32_t flags, char *buf)
+{
+	buf[0] = flags & PL_VSYNC ? 's' : '_';
+	buf[1] = flags & PL_HW_CLOCK ? 'c' : '_';
+	buf[2] = flags & PL_HW_COMPLETION ? 'e' : '_';
+	buf[3] = flags & PL_ZERO_COPY ? 'z' : '_';
+	buf[4] = '\0';
+}
+
+static const char *clock_name(uint32_t id)
+{
+	switch (id) {
+	case CLOCK_MONOTONIC:
+		return "CLOCK_MONOTONIC";
+	case CLOCK_MONOTONIC_RAW:
+		return "CLOCK_MONOTONIC_RAW";
+	case CLOCK_REALTIME:
+		return "CLOCK_REALTIME";
+	default:
+		return "other";
+	}
+}
+
+int pl_report_table(FILE *f, const struct pl_run *run)
+{
+	struct rp_samples s;
+	struct pl_counts c;
+
+	if (pl_run_samples(run, &s))
+		return -1;
+	pl_run_counts(run, &c);
+	fprintf(f, "presentlat: %s (%s), %s\n", run->compositor, clock_name(run->clock_id),
+		run->kernel);
+	fprintf(f, "  %zu frames counted (+%u warm-up) in %.1f s, %ux%u shm", c.frames,
+		run->opt.warmup, (run->finished_ns - run->started_ns) / 1e9, run->opt.width,
+		run->opt.height);
+	if (run->opt.busy)
+		fprintf(f, ", %u frames then %u ms idle", run->opt.busy, run->opt.idle_ms);
+	if (run->opt.render_us)
+		fprintf(f, ", render %u us", run->opt.render_us);
+	fputs("\n\n", f);
+	rp_table_write(f, &s, -1, "(no frame presented)");
+	fprintf(f, "\n  %zu presented, %zu discarded, %zu without feedback, "
+		"%zu not VSYNC|HW_CLOCK|HW_COMPLETION, %zu after the first vblank after commit\n",
+		c.presented, c.discarded, c.pending, c.not_vsync, c.late);
+	if (run->failure)
+		fprintf(f, "  INCOMPLETE RUN: %s\n", run->failure);
+	rp_samples_free(&s);
+	return rp_finish(f);
+}
+
+static const char header[] =
+	"index,warmup,commit_ns,presented,presented_ns,present_minus_commit_ns,refresh_ns,msc,"
+	"flags,discarded";
+#define NCOLS 10
+
+static void frame_row(void *ctx, size_t row, int64_t *cell, bool *present)
+{
+	const struct pl_frame *p = &((const struct pl_run *)ctx)->frames[row];
+	bool shown = p->fate == PL_PRESENTED;
+	size_t c = 0;
+
+#define CELL(value, observed) do { cell[c] = (value); present[c++] = (observed); } while (0)
+	CELL(p->index, true);
+	CELL(p->warmup, true);
+	CELL(p->commit_ns, true);
+	CELL(shown, true);
+	CELL(p->presented_ns, shown);
+	CELL(p->presented_ns - p->commit_ns, shown);
+	CELL(p->refresh_ns, shown && p->refresh_ns);
+	CELL((int64_t)p->msc, shown);
+	CELL(p->flags, shown);
+	CELL(p->fate == PL_DISCARDED, p->fate != PL_PENDING);
+#undef CELL
+}
+
+int pl_report_csv(FILE *f, const struct pl_run *run)
+{
+	return rp_csv_write(f, header, NCOLS, run->nframes, frame_row, (void *)run);
+}
+
+int pl_report_json(FILE *f, const struct pl_run *run)
+{
+	const uint32_t all = PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION | PL_ZERO_COPY;
+	uint32_t any = 0, every = all;
+	struct rp_samples s;
+	struct pl_counts c;
+	struct rp_json j;
+	char text[8];
+	size_t i;
+	int ret;
+
+	if (pl_run_samples(run, &s))
+		return -1;
+	pl_run_counts(run, &c);
+	for (i = 0; i < run->nframes; i++) {
+		if (run->frames[i].warmup || run->frames[i].fate != PL_PRESENTED)
+			continue;
+		any |= run->frames[i].flags;
+		every &= run->frames[i].flags;
+	}
+	rp_json_begin(&j, f);
+	rp_json_string(&j, "tool", "presentlat");
+	rp_json_string(&j, "status", run->failure ? "failed" : "complete");
+	rp_json_string(&j, "failure", run->failure);
+	rp_json_object(&j, "config");
+	rp_json_int(&j, "frames", run->opt.frames);
+	rp_json_number(&j, "duration_s", run->opt.duration_s, run->opt.duration_s > 0);
+	rp_json_int(&j, "warmup", run->opt.warmup);
+	rp_json_int(&j, "busy_frames", run->opt.busy);
+	rp_json_int(&j, "idle_ms", run->opt.idle_ms);
+	rp_json_int(&j, "render_us", run->opt.render_us);
+	rp_json_int(&j, "width", run->opt.width);
+	rp_json_int(&j, "height", run->opt.height);
+	rp_json_close(&j);
+	rp_json_object(&j, "system");
+	rp_json_string(&j, "display", run->compositor);
+	rp_json_string(&j, "kernel", run->kernel);
+	rp_json_string(&j, "clock", clock_name(run->clock_id));
+	rp_json_close(&j);
+	rp_json_int(&j, "frames", run->nframes);
+	rp_json_int(&j, "frames_counted", c.frames);
+	rp_json_object(&j, "counts");
+	rp_json_int(&j, "presented", c.presented);
+	rp_json_int(&j, "discarded", c.discarded);
+	rp_json_int(&j, "without_feedback", c.pending);
+	rp_json_int(&j, "not_vsync_hw", c.not_vsync);
+	rp_json_int(&j, "late", c.late);
+	rp_json_close(&j);
+	/* sce_ style, as weston-presentation-shm prints them: s VSYNC, c
+	 * HW_CLOCK, e HW_COMPLETION, z ZERO_COPY. */
+	flags_text(any, text);
+	rp_json_string(&j, "flags_any", text);
+	flags_text(c.presented ? every : 0, text);
+	rp_json_string(&j, "flags_every", text);
+	rp_json_number(&j, "elapsed_s", (run->finished_ns - run->started_ns) / 1e9, true);
+	rp_json_summary(&j, "summary", &s, -1);
+	ret = rp_json_end(&j);
+	rp_samples_free(&s);
+	return ret;
+}
+
+int pl_report_svg(FILE *f, const struct pl_run *run)
+{
+	struct rp_samples s;
+	char subject[96];
+	int ret;
+
+	if (pl_run_samples(run, &s))
+		return -1;
+	snprintf(subject, sizeof(subject), "on %s", run->compositor);
+	ret = rp_svg_write(f, &s, &(struct rp_svg){
+		.subject = subject,
+		.noun = "frames",
+		.timeline_metric = PL_PRESENT_MINUS_COMMIT,
+		.timeline_label = "present - commit",
+		.flag_label = "shown after the first vblank after commit",
+	});
+	rp_samples_free(&s);
+	return ret;
+}
