@@ -40,6 +40,12 @@ for drv in flipkms vkms; do
 	"$bin/compose-bench" -t 5 $drv | grep "^{" >"$out/compose-$drv.json"
 done
 
+for drv in flipkms vkms; do
+	say "presentlat under Weston on $drv: 300 frames, one per frame callback"
+	"$top/tests/compositor/session.sh" -d $drv weston -- "$top/build/presentlat/presentlat" \
+		-n 300 -w 10 -q --json "$out/presentlat-$drv.json" --plot "$out/presentlat-$drv.svg" >&2
+done
+
 # kmscube quits on input: give it a silent pipe.
 mkfifo /tmp/kmscube-stdin
 sleep 600 >/tmp/kmscube-stdin &

@@ -1,91 +1,92 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# A Debian compositor on a KMS driver in the guest, and what it presents:
-# weston-presentation-shm (Weston's own presentation-time client) commits
-# a frame per frame callback and prints, for each, the presentation
-# feedback's flags, MSC and the time since the previous presentation.
+# A Debian compositor on a KMS driver in the guest, and what it presents to
+# presentlat (userspace/presentlat), one frame per frame callback:
 #
 #   COMPOSITOR-comes-up, -stops-cleanly   tests/compositor/session.sh
-#   frames-presented       at least FRAMES frames presented, none discarded
-#                          after the first few
+#   presentlat-completes   exit 0: every frame got its feedback
+#   frames-presented       FRAMES counted frames presented, none discarded
 #   feedback-flags         every one VSYNC, HW_CLOCK and HW_COMPLETION
-#   msc-increases          the MSC (the DRM vblank count) never goes back
+#   msc-increases          the MSC (the DRM vblank count) always goes up
+#   refresh-is-mode-period the refresh the compositor reports is the period
+#                          of the mode it set, to the microsecond (it
+#                          passes it on in mHz)
 #   interval-is-msc-times-period
-#                          after the first 10, the time between two
-#                          presentations is their MSC difference times the
-#                          mode's period, to the printed microsecond
-#   flipkms only, from its trace events:
+#                          between two presentations, their MSC difference
+#                          times the mode's period, to the microsecond
+#   flipkms only, against its trace events of the run:
+#   presented-is-its-vblank
+#                          every frame's presented time is the ideal time
+#                          of the flipkms vblank whose count is its MSC:
+#                          equal to the nanosecond once that time is cut to
+#                          the microsecond the DRM event carries
 #   each-msc-is-a-latched-vblank
-#                          every presented MSC is a vblank flipkms counted
-#                          and at which it latched a commit
+#                          at that vblank flipkms latched a commit
 #
 # usage: tests/compositor/present.sh weston|sway DRIVER [FRAMES]
 set -u
 here=$(dirname "$0")
 # shellcheck source=tests/lib.sh
 . "$here/../lib.sh"
+# shellcheck source=tests/compositor/lib.sh
+. "$here/lib.sh"
 compositor=${1:?usage: $0 weston|sway DRIVER [FRAMES]}
 driver=${2:?usage: $0 weston|sway DRIVER [FRAMES]}
-frames=${3:-120}
+frames=${3:-300}
 tmp=$(mktemp -d)
-trace=/sys/kernel/debug/tracing
-trap 'echo 0 >$trace/tracing_on; echo 0 >$trace/events/flipkms/enable; rm -rf "$tmp"' EXIT
+chmod 0777 "$tmp"	# sway's clients run as nobody and write their CSV here
+trap 'trace_restore; rm -rf "$tmp"' EXIT
 
-command -v "$compositor" >/dev/null && command -v weston-presentation-shm >/dev/null ||
-	{ skip "$compositor-comes-up" "$compositor or weston-presentation-shm is not installed (scripts/setup)"; exit 0; }
-minor=$(drm_minor_of "$driver") || { echo "not ok - setup: no $driver card"; exit 1; }
-if [ "$driver" = flipkms ]; then
-	echo >$trace/trace
-	echo 1 >$trace/events/flipkms/flipkms_vblank/enable
-	echo 1 >$trace/events/flipkms/flipkms_latch/enable
-	echo 1 >$trace/tracing_on
-fi
-# The client exits on SIGPIPE once head has its lines; timeout in case it stalls.
-FLIPFENCE_SESSION_STATE=$tmp/state "$here/session.sh" -d "$driver" "$compositor" -- sh -c \
-	"timeout -s INT 20 stdbuf -oL weston-presentation-shm -f | head -n $((frames + 10))" \
-	>"$tmp/out" 2>&1
+command -v "$compositor" >/dev/null ||
+	{ skip "$compositor-comes-up" "$compositor is not installed (scripts/setup)"; exit 0; }
+drm_minor_of "$driver" >/dev/null || { echo "not ok - setup: no $driver card"; exit 1; }
+[ "$driver" = flipkms ] && trace_start
+FLIPFENCE_SESSION_STATE=$tmp/state "$here/session.sh" -d "$driver" "$compositor" -- \
+	"$presentlat" -n "$frames" -w 10 --csv "$tmp/run.csv" --json "$tmp/run.json" >"$tmp/out" 2>&1
 rc=$?
-echo 0 >$trace/tracing_on
+trace_stop "$tmp/trace"
 grep '^# session' "$tmp/out"
 
 check "$compositor-comes-up" "$([ $rc -ne 125 ]; echo $?)" "$(grep -A15 'did not come up' "$tmp/out" | tr '\n' ' ' | cut -c1-600)"
 [ $rc -eq 125 ] && { finish; exit; }
 check "$compositor-stops-cleanly" "$(grep -q "exited [0-9]* after SIGTERM" "$tmp/out"; echo $?)" \
 	"expected $compositor to exit on SIGTERM, got session status $rc"
+check presentlat-completes "$rc" "presentlat exited $rc: $(grep '^presentlat:' "$tmp/out" | tail -2 | tr '\n' ' ')"
+sed -n '/^  metric/,/^  [0-9]* presented/p' "$tmp/out" | sed 's/^/# /'
 
-# "    12: f2c 1 ms, c2p 28 ms, f2p 29 ms, p2p 16667 us, t2p 28085, [sce_], seq 501"
-awk '/^ *[0-9]+: f2c/ { for (i = 1; i <= NF; i++) { if ($i == "p2p") p = $(i + 1); if ($i == "seq") s = $(i + 1); if ($i ~ /^\[/) f = $i }
-	print p, s, f }' "$tmp/out" >"$tmp/frames"
+csv_frames "$tmp/run.csv" "$tmp/frames"
 n=$(wc -l <"$tmp/frames")
-discarded=$(tail -n +6 "$tmp/out" | grep -c '^discarded')
-check "frames-presented" "$([ "$n" -ge "$frames" ] && [ "$discarded" -eq 0 ]; echo $?)" \
-	"expected $frames presented frames and no discarded one after the first few, got $n and $discarded"
-flags=$(awk '$3 !~ /s/ || $3 !~ /c/ || $3 !~ /e/' "$tmp/frames" | wc -l)
+counts=$(jq -r '.counts | "\(.presented) \(.discarded) \(.without_feedback)"' "$tmp/run.json" 2>&1)
+check frames-presented "$([ "$n" -ge "$frames" ] && [ "$counts" = "$n 0 0" ]; echo $?)" \
+	"expected $frames presented frames, none discarded or without feedback; got (presented discarded without) $counts"
+flags=$(awk '{ if ($6 % 8 != 7) b++ } END { print b + 0 }' "$tmp/frames")
 check feedback-flags "$([ "$flags" -eq 0 ] && [ "$n" -gt 0 ]; echo $?)" \
-	"expected VSYNC, HW_CLOCK and HW_COMPLETION on every frame, $flags without: $(awk '{ print $3 }' "$tmp/frames" | sort | uniq -c | tr '\n' ' ')"
-back=$(awk 'NR > 1 && $2 + 0 <= last { b++ } { last = $2 + 0 } END { print b + 0 }' "$tmp/frames")
+	"expected VSYNC, HW_CLOCK and HW_COMPLETION on every frame, $flags without: $(awk '{ print $6 }' "$tmp/frames" | sort | uniq -c | tr '\n' ' ')"
+back=$(awk 'NR > 1 && $5 <= last { b++ } { last = $5 } END { print b + 0 }' "$tmp/frames")
 check msc-increases "$([ "$back" -eq 0 ] && [ "$n" -gt 0 ]; echo $?)" "$back frames with an MSC not above the previous one's"
 
-# The period of the mode the compositor set, from the DRM state it left
-# while running: htotal * vtotal / clock.
-period_us=$(awk '/^crtc\[/ { crtc = 1 } crtc && $1 == "mode:" { printf "%.4f", $8 * $12 * 1000 / $4; exit }' \
-	"$tmp/state" 2>/dev/null)
-[ -n "$period_us" ] || period_us=0
-off=$(awk -v p="$period_us" 'NR > 10 { d = $2 - last; e = $1 - d * p; if (e < 0) e = -e; if (e > 1.5) { b++; w = w " " $2 ":" $1 } }
-	{ last = $2 } END { print b + 0 w }' "$tmp/frames")
-check interval-is-msc-times-period "$([ "${off%% *}" = 0 ] && [ "$n" -gt 10 ]; echo $?)" \
-	"expected p2p = MSC difference x $period_us us, ${off%% *} off (msc:p2p):${off#* }"
-echo "# $n frames, period $period_us us; MSC steps: $(awk 'NR > 1 { print $2 - last } { last = $2 }' "$tmp/frames" | sort -n | uniq -c | tr '\n' ' ')"
+period=$(mode_period_ns "$tmp/state")
+[ -n "$period" ] || period=0
+off=$(awk -v p="$period" '{ d = $4 - p; if (d < 0) d = -d; if (d >= 1000) { b++; w = w " " $4 } } END { print b + 0 w }' "$tmp/frames")
+check refresh-is-mode-period "$([ "${off%% *}" = 0 ] && [ "$period" -gt 0 ] && [ "$n" -gt 0 ]; echo $?)" \
+	"expected refresh = $period ns to the us, ${off%% *} frames off:$(echo "${off#* }" | tr ' ' '\n' | sort | uniq -c | tr '\n' ' ')"
+off=$(awk -v p="$period" 'NR > 1 { e = ($3 - last_t) - ($5 - last_m) * p; if (e < 0) e = -e; if (e >= 1000) { b++; w = w " " $5 ":" $3 - last_t } }
+	{ last_t = $3; last_m = $5 } END { print b + 0 w }' "$tmp/frames")
+check interval-is-msc-times-period "$([ "${off%% *}" = 0 ] && [ "$n" -gt 1 ]; echo $?)" \
+	"expected presented - previous = MSC difference x $period ns, ${off%% *} off (msc:ns):$(echo "${off#* }" | cut -c1-300)"
+echo "# $n frames, period $period ns; MSC steps: $(awk 'NR > 1 { print $5 - last } { last = $5 }' "$tmp/frames" | sort -n | uniq -c | tr '\n' ' ')"
 
 if [ "$driver" = flipkms ]; then
-	# The vblanks flipkms counted (count ideal) and latched at (ideal).
-	awk '/flipkms_vblank:/ && / crtc=0 / { for (i = 1; i <= NF; i++) { if ($i ~ /^count=/) c = substr($i, 7); if ($i ~ /^ideal=/) t = substr($i, 7) } print "v", c, t }
-		/flipkms_latch:/ && / crtc=0 / { for (i = 1; i <= NF; i++) if ($i ~ /^vblank=/) print "l", substr($i, 8) }' \
-		$trace/trace >"$tmp/kernel"
-	unmatched=$(awk 'FILENAME == ARGV[1] { if ($1 == "v") ideal[$2] = $3; else latched[$2] = 1; next }
-		{ if (!($2 in ideal) || !(ideal[$2] in latched)) { u++; w = w " " $2 } }
-		END { print u + 0 w }' "$tmp/kernel" "$tmp/frames")
-	check each-msc-is-a-latched-vblank "$([ "${unmatched%% *}" = 0 ] && [ "$n" -gt 0 ]; echo $?)" \
-		"expected every presented MSC to be a vblank at which flipkms latched a commit, ${unmatched%% *} not:${unmatched#* }"
+	kernel_events "$tmp/trace" "$tmp/kernel"
+	bad=$(awk 'FILENAME == ARGV[1] { if ($1 == "v") ideal[$2] = $3; next }
+		{ if (!($5 in ideal) || ideal[$5] - ideal[$5] % 1000 != $3) { b++; w = w " " $5 ":" $3 ":" ideal[$5] } }
+		END { print b + 0 w }' "$tmp/kernel" "$tmp/frames")
+	check presented-is-its-vblank "$([ "${bad%% *}" = 0 ] && [ "$n" -gt 0 ]; echo $?)" \
+		"expected each presented time to be its MSC's vblank time cut to the us, ${bad%% *} not (msc:presented:vblank):$(echo "${bad#* }" | cut -c1-300)"
+	bad=$(awk 'FILENAME == ARGV[1] { if ($1 == "v") ideal[$2] = $3; else latched[$2] = 1; next }
+		{ if (!($5 in ideal) || !(ideal[$5] in latched)) { b++; w = w " " $5 } }
+		END { print b + 0 w }' "$tmp/kernel" "$tmp/frames")
+	check each-msc-is-a-latched-vblank "$([ "${bad%% *}" = 0 ] && [ "$n" -gt 0 ]; echo $?)" \
+		"expected every presented MSC to be a vblank at which flipkms latched a commit, ${bad%% *} not:$(echo "${bad#* }" | cut -c1-300)"
 fi
 finish

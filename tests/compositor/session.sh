@@ -8,7 +8,7 @@
 #   weston	Weston 10: DRM backend, pixman renderer, desktop shell, no
 #		input devices, no idle blanking; run as root (its direct
 #		launcher) on a seat other than seat0, so that it leaves the VTs
-#		alone. Its kiosk shell (FLIPFENCE_WESTON_SHELL=kiosk-shell.so)
+#		alone; no start-up animation. Its kiosk shell (FLIPFENCE_WESTON_SHELL=kiosk-shell.so)
 #		stops sending frame callbacks to weston-simple-shm and
 #		weston-presentation-shm after their first buffer, on vkms as
 #		on flipkms; the desktop shell does not
@@ -64,7 +64,11 @@ export XDG_RUNTIME_DIR=$run/xdg WAYLAND_DISPLAY=flipfence-0
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
 
 start_weston() {
-	weston --backend=drm-backend.so --drm-device="$card" --seat=flipfence \
+	# No start-up fade: the desktop shell keeps the screen black behind a
+	# curtain until its client is ready (seconds under TCG), which would
+	# hide what clients show from frame.ppm and writeback.
+	printf '[shell]\nstartup-animation=none\n' >"$run/weston.ini"
+	weston --config="$run/weston.ini" --backend=drm-backend.so --drm-device="$card" --seat=flipfence \
 		--continue-without-input --use-pixman --idle-time=0 --shell=${FLIPFENCE_WESTON_SHELL:-desktop-shell.so} \
 		--socket="$WAYLAND_DISPLAY" --log="$log" >/dev/null 2>&1 &
 	pid=$!

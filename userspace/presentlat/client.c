@@ -280,6 +280,20 @@ static struct buffer *free_buffer(struct client *c)
 
 /* --- set-up and frames -------------------------------------------------- */
 
+static void destroy_buffers(struct client *c)
+{
+	int i;
+
+	for (i = 0; i < NBUFFERS; i++) {
+		if (c->buffers[i].wl)
+			wl_buffer_destroy(c->buffers[i].wl);
+		c->buffers[i] = (struct buffer){ 0 };
+	}
+	if (c->pool_data)
+		munmap(c->pool_data, c->pool_size);
+	c->pool_data = NULL;
+}
+
 static int create_buffers(struct client *c)
 {
 	unsigned int w = c->run->opt.width, h = c->run->opt.height;
@@ -315,6 +329,25 @@ static int create_buffers(struct client *c)
 	return 0;
 }
 
+/*
+ * Fullscreen: the buffers take the size the compositor configured (sway
+ * sends it only once the window is mapped); otherwise theirs stays.
+ * False if buffers of the size could not be made.
+ */
+static bool fit_configured_size(struct client *c)
+{
+	struct pl_options *o = &c->run->opt;
+
+	if (o->fullscreen && c->configured_width > 0 && c->configured_height > 0 &&
+	    ((unsigned int)c->configured_width != o->width ||
+	     (unsigned int)c->configured_height != o->height)) {
+		destroy_buffers(c);
+		o->width = (unsigned int)c->configured_width;
+		o->height = (unsigned int)c->configured_height;
+	}
+	return c->pool_data || !create_buffers(c);
+}
+
 static const char *set_up(struct client *c)
 {
 	c->display = wl_display_connect(NULL);
@@ -344,12 +377,7 @@ static const char *set_up(struct client *c)
 	wl_surface_commit(c->surface);
 	if (!wait_for(c, &c->configured, STALL_MS))
 		return "the compositor did not configure the window";
-	/* Fullscreen: the buffer covers the output, as the compositor asked. */
-	if (c->run->opt.fullscreen && c->configured_width > 0 && c->configured_height > 0) {
-		c->run->opt.width = (unsigned int)c->configured_width;
-		c->run->opt.height = (unsigned int)c->configured_height;
-	}
-	if (create_buffers(c))
+	if (!fit_configured_size(c))
 		return "cannot allocate the shm buffers";
 	return NULL;
 }
@@ -382,6 +410,8 @@ static const char *commit_frame(struct client *c, size_t i)
 		run->frames = grown;
 		run->cap = cap;
 	}
+	if (!fit_configured_size(c))
+		return "cannot allocate shm buffers of the configured size";
 	b = free_buffer(c);
 	if (!b)
 		return "the compositor released no buffer within 3 s";
@@ -446,18 +476,13 @@ static const char *frames(struct client *c)
 static void tear_down(struct client *c)
 {
 	struct feedback *fb;
-	int i;
 
 	while (c->owed) {
 		fb = c->owed;
 		c->owed = fb->next;
 		feedback_free(fb);
 	}
-	for (i = 0; i < NBUFFERS; i++)
-		if (c->buffers[i].wl)
-			wl_buffer_destroy(c->buffers[i].wl);
-	if (c->pool_data)
-		munmap(c->pool_data, c->pool_size);
+	destroy_buffers(c);
 	if (c->toplevel)
 		xdg_toplevel_destroy(c->toplevel);
 	if (c->xdg_surface)

@@ -67,12 +67,22 @@ int pl_run_samples(const struct pl_run *run, struct rp_samples *out)
 void pl_run_counts(const struct pl_run *run, struct pl_counts *out)
 {
 	const uint32_t vsync = PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION;
+	const struct pl_frame *prev = NULL;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < run->nframes; i++) {
 		const struct pl_frame *f = &run->frames[i];
 
+		/*
+		 * One frame per frame callback can be shown no sooner than the
+		 * vblank after the previous frame's: that is its first possible
+		 * one.
+		 */
+		if (!f->warmup && f->fate == PL_PRESENTED && prev && f->msc == prev->msc + 1)
+			out->next_vblank++;
+		if (f->fate == PL_PRESENTED)
+			prev = f;
 		if (f->warmup)
 			continue;
 		out->frames++;

@@ -105,6 +105,7 @@ struct pl_counts {
 	size_t presented, discarded, pending;
 	size_t not_vsync;	/* presented without VSYNC|HW_CLOCK|HW_COMPLETION */
 	size_t late;		/* presented after the first vblank after commit */
+	size_t next_vblank;	/* presented at the vblank after the previous frame's */
 };
 
 int pl_run_samples(const struct pl_run *run, struct rp_samples *out);

@@ -51,8 +51,9 @@ int pl_report_table(FILE *f, const struct pl_run *run)
 	fputs("\n\n", f);
 	rp_table_write(f, &s, -1, "(no frame presented)");
 	fprintf(f, "\n  %zu presented, %zu discarded, %zu without feedback, "
-		"%zu not VSYNC|HW_CLOCK|HW_COMPLETION, %zu after the first vblank after commit\n",
-		c.presented, c.discarded, c.pending, c.not_vsync, c.late);
+		"%zu not VSYNC|HW_CLOCK|HW_COMPLETION, %zu after the first vblank after commit, "
+		"%zu at the vblank after the previous frame's\n",
+		c.presented, c.discarded, c.pending, c.not_vsync, c.late, c.next_vblank);
 	if (run->failure)
 		fprintf(f, "  INCOMPLETE RUN: %s\n", run->failure);
 	rp_samples_free(&s);
@@ -136,6 +137,7 @@ int pl_report_json(FILE *f, const struct pl_run *run)
 	rp_json_int(&j, "without_feedback", c.pending);
 	rp_json_int(&j, "not_vsync_hw", c.not_vsync);
 	rp_json_int(&j, "late", c.late);
+	rp_json_int(&j, "at_next_vblank", c.next_vblank);
 	rp_json_close(&j);
 	/* sce_ style, as weston-presentation-shm prints them: s VSYNC, c
 	 * HW_CLOCK, e HW_COMPLETION, z ZERO_COPY. */

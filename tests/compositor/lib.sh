@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+# What the compositor tests share: presentlat run inside a session, and
+# flipkms's trace events of that session on CLOCK_MONOTONIC (the clock of
+# presentlat's times). Sourced after tests/lib.sh.
+
+presentlat=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/presentlat/presentlat
+trace=/sys/kernel/debug/tracing
+
+# trace_start: flipkms's vblank, latch and out-fence events from now on, on
+# the mono clock; trace_stop FILE: stop, and keep the text in FILE;
+# trace_restore: the clock and events as they were (setting the clock
+# empties the buffer, so only after trace_stop).
+trace_start() {
+	echo 0 >$trace/tracing_on
+	echo mono >$trace/trace_clock
+	echo >$trace/trace
+	echo 1 >$trace/events/flipkms/flipkms_vblank/enable
+	echo 1 >$trace/events/flipkms/flipkms_latch/enable
+	echo 1 >$trace/events/flipkms/flipkms_out_fence_signaled/enable
+	echo 1 >$trace/tracing_on
+}
+
+trace_stop() {
+	echo 0 >$trace/tracing_on
+	cat $trace/trace >"$1"
+}
+
+trace_restore() {
+	echo 0 >$trace/tracing_on
+	echo 0 >$trace/events/flipkms/enable
+	echo local >$trace/trace_clock
+}
+
+# kernel_events TRACE OUT: CRTC 0's events in a trace_stop FILE, one a line:
+#   v COUNT IDEAL_NS MISSED   a vblank flipkms counted (flipkms_vblank),
+#                             MISSED the periods its timer ran late by
+#   l VBLANK_NS SIGNAL_NS ERR  a commit it latched at that vblank
+kernel_events() {
+	awk '/flipkms_vblank:/ && / crtc=0 / {
+		for (i = 1; i <= NF; i++) { if ($i ~ /^count=/) c = substr($i, 7); if ($i ~ /^ideal=/) t = substr($i, 7); if ($i ~ /^missed=/) m = substr($i, 8) }
+		print "v", c, t, m }
+	/flipkms_latch:/ && / crtc=0 / {
+		for (i = 1; i <= NF; i++) { if ($i ~ /^vblank=/) v = substr($i, 8); if ($i ~ /^signal=/) s = substr($i, 8); if ($i ~ /^error=/) e = substr($i, 7) }
+		print "l", v, s, e }' "$1" >"$2"
+}
+
+# csv_frames CSV OUT: presentlat's presented counted frames, one a line:
+#   INDEX COMMIT_NS PRESENTED_NS REFRESH_NS MSC FLAGS
+csv_frames() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["presented"] == 1 && $col["warmup"] == 0 {
+			print $col["index"], $col["commit_ns"], $col["presented_ns"], $col["refresh_ns"], $col["msc"], $col["flags"] }' \
+		"$1" >"$2"
+}
+
+# mode_period_ns STATE: the period of the mode on CRTC 0 in a debugfs
+# state dump: htotal * vtotal / clock, as DRM computes a frame's duration.
+mode_period_ns() {
+	awk '/^crtc\[/ { crtc = 1 } crtc && $1 == "mode:" { printf "%.0f", int($8 * $12 * 1000000 / $4); exit }' "$1" 2>/dev/null
+}
