@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # What a compositor shows is what its client drew: presentlat, fullscreen
 # on COMPOSITOR on flipkms, commits its pattern in bursts (20 frames, then
-# 1 s idle) for 10 s while flipkms's frame.ppm (the frame the last vblank
+# 1 s idle) for 16 s while flipkms's frame.ppm (the frame the last vblank
 # latched, composed from its planes) is read and held against the pattern
 # by tests/compositor/pattern-check.c (its own copy of the formula). A
 # capture counts only if flipkms latched nothing while it was composed:
@@ -67,7 +67,7 @@ capture() {
 }
 capture >"$tmp/captures" 2>&1 &
 capturer=$!
-"$here/session.sh" "$compositor" -- "$presentlat" -f -t 10 -w 0 --pattern 20:1000 -q >"$tmp/out" 2>&1
+"$here/session.sh" "$compositor" -- "$presentlat" -f -t 16 -w 0 --pattern 20:1000 -q >"$tmp/out" 2>&1
 rc=$?
 wait $capturer
 grep '^# session' "$tmp/out"
