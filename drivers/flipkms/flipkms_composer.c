@@ -11,6 +11,7 @@
 
 #include <linux/crc32.h>
 #include <linux/math64.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -158,6 +159,8 @@ static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
  * Each channel is the composed one's upper 8 bits, alpha (or X) 0xff: the
  * composed frame is opaque.
  *
+ * Context: process context; may sleep between lines.
+ *
  * Returns 0, or -EINVAL for a buffer that does not fit, -ENOMEM.
  */
 int flipkms_compose_into(const struct flipkms_frame *frame,
@@ -176,6 +179,7 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
 		return -ENOMEM;
 	for (y = 0; y < frame->height; y++) {
 		flipkms_compose_line(frame, y, line);
+		cond_resched();
 		row = (u8 *)vaddr + y * fb->pitches[0];
 		for (x = 0; x < frame->width; x++) {
 			row[4 * x] = line[x].b >> 8;
@@ -225,7 +229,7 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 		if (ret)
 			return ret;
 	}
-WRITE_ONCE(out->crc_enabled, enable);
+	WRITE_ONCE(out->crc_enabled, enable);
 	if (!enable)
 		drm_crtc_vblank_put(crtc);
 	return 0;
@@ -251,6 +255,8 @@ static int flipkms_frame_crc(struct flipkms_output *out,
 		flipkms_compose_line(frame, y, line);
 		value = crc32_le(value, (const u8 *)line,
 				 frame->width * sizeof(*line));
+		/* A large frame takes long to compose under emulation. */
+		cond_resched();
 	}
 	kvfree(line);
 	atomic64_inc(&out->compositions);
@@ -304,6 +310,8 @@ static void flipkms_crc_work(struct work_struct *work)
 		out->crc_len--;
 		spin_unlock_irq(&out->crc_lock);
 		flipkms_frame_put(req.frame);
+		/* A composer slower than the vblanks never finds the queue empty. */
+		cond_resched();
 	}
 }
 
@@ -401,6 +409,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 	rgb = (u8 *)ppm->data + header;
 	for (y = 0; y < frame->height; y++) {
 		flipkms_compose_line(frame, y, line);
+		cond_resched();
 		for (x = 0; x < frame->width; x++) {
 			*rgb++ = line[x].r >> 8;
 			*rgb++ = line[x].g >> 8;

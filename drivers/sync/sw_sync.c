@@ -24,9 +24,10 @@
  * It exists to test code that consumes fences; it is root-only.
  *
  * Open /dev/sw_sync (or <debugfs>/sync/sw_sync, the node mainline's
- * selftests use) to create a timeline at value 0, named after the opening
- * process. Closing the fd destroys the timeline: fences not yet signalled
- * signal with -ENOENT.
+ * selftests use; <debugfs>/syncfw/sw_sync beside a mainline sw_sync) to
+ * create a timeline at value 0, named after the opening process. Closing
+ * the fd destroys the timeline: fences not yet signalled signal with
+ * -ENOENT.
  *
  * SW_SYNC_IOC_CREATE_FENCE takes a struct sw_sync_create_fence_data:
  *   value	the value at which the fence signals; a value the timeline
@@ -219,16 +220,15 @@ static struct miscdevice sw_sync_misc = {
 
 /**
  * sw_sync_init() - register the sw_sync nodes
- * @debugfs_dir: where the mainline-compatible node goes, or NULL when a
- *		 mainline sw_sync already owns it
+ * @debugfs_dir: where the debugfs node goes: <debugfs>/sync, mainline's
+ *		 path, or <debugfs>/syncfw beside a mainline sw_sync (so that
+ *		 the two are compared through the same debugfs proxy)
  *
  * Returns 0 or the misc device's registration error.
  */
 int sw_sync_init(struct dentry *debugfs_dir)
 {
-	if (debugfs_dir)
-		debugfs_create_file("sw_sync", 0600, debugfs_dir, NULL,
-				    &sw_sync_fops);
+	debugfs_create_file("sw_sync", 0600, debugfs_dir, NULL, &sw_sync_fops);
 
 	return misc_register(&sw_sync_misc);
 }

@@ -124,6 +124,7 @@ DEFINE_SHOW_ATTRIBUTE(sync_info);
 /*
  * The dump lives in <debugfs>/sync like mainline's, unless a kernel with
  * CONFIG_SW_SYNC already owns that directory: then it is <debugfs>/syncfw.
+ * Returns that directory, for the debugfs sw_sync node.
  */
 struct dentry *sync_debugfs_init(void)
 {
@@ -138,7 +139,7 @@ struct dentry *sync_debugfs_init(void)
 	debugfs_create_file("info", 0400, sync_debugfs_dir, NULL,
 			    &sync_info_fops);
 
-	return mainline ? NULL : sync_debugfs_dir;
+	return sync_debugfs_dir;
 }
 
 void sync_debugfs_exit(void)
