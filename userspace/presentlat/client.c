@@ -399,7 +399,7 @@ static const char *commit_frame(struct client *c, size_t i)
 	struct wl_callback *cb;
 	struct buffer *b;
 	struct pl_frame *f;
-	size_t p, pixels = (size_t)o->width * o->height;
+	unsigned int x, y;
 
 	if (run->nframes == run->cap) {
 		size_t cap = run->cap ? run->cap * 2 : 1024;
@@ -419,9 +419,9 @@ static const char *commit_frame(struct client *c, size_t i)
 	if (!fb)
 		return "out of memory";
 	render(o->render_us);
-	for (p = 0; p < pixels; p++)
-		b->pixels[p] = pl_pixel((unsigned int)(p % o->width), (unsigned int)(p / o->width),
-					(unsigned int)i);
+	for (y = 0; y < o->height; y++)
+		for (x = 0; x < o->width; x++)
+			b->pixels[(size_t)y * o->width + x] = pl_pixel(x, y, (unsigned int)i);
 	f = &run->frames[run->nframes];
 	*f = (struct pl_frame){ .index = (unsigned int)i, .warmup = i < o->warmup };
 	wl_surface_attach(c->surface, b->wl, 0, 0);
