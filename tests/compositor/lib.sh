@@ -45,6 +45,16 @@ kernel_events() {
 		print "l", v, s, e }' "$1" >"$2"
 }
 
+# off_vblank KERNEL FRAMES: how many of the frames (csv_frames) were not
+# presented at the ideal time of the vblank whose count is their MSC, as
+# the DRM event carries it (cut to the microsecond), then MSC:PRESENTED:VBLANK
+# of each.
+off_vblank() {
+	awk 'FILENAME == ARGV[1] { if ($1 == "v") ideal[$2] = $3; next }
+		{ if (!($5 in ideal) || ideal[$5] - ideal[$5] % 1000 != $3) { b++; w = w " " $5 ":" $3 ":" ideal[$5] } }
+		END { print b + 0 w }' "$1" "$2"
+}
+
 # csv_frames CSV OUT: presentlat's presented counted frames, one a line:
 #   INDEX COMMIT_NS PRESENTED_NS REFRESH_NS MSC FLAGS
 csv_frames() {

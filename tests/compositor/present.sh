@@ -78,9 +78,7 @@ echo "# $n frames, period $period ns; MSC steps: $(awk 'NR > 1 { print $5 - last
 
 if [ "$driver" = flipkms ]; then
 	kernel_events "$tmp/trace" "$tmp/kernel"
-	bad=$(awk 'FILENAME == ARGV[1] { if ($1 == "v") ideal[$2] = $3; next }
-		{ if (!($5 in ideal) || ideal[$5] - ideal[$5] % 1000 != $3) { b++; w = w " " $5 ":" $3 ":" ideal[$5] } }
-		END { print b + 0 w }' "$tmp/kernel" "$tmp/frames")
+	bad=$(off_vblank "$tmp/kernel" "$tmp/frames")
 	check presented-is-its-vblank "$([ "${bad%% *}" = 0 ] && [ "$n" -gt 0 ]; echo $?)" \
 		"expected each presented time to be its MSC's vblank time cut to the us, ${bad%% *} not (msc:presented:vblank):$(echo "${bad#* }" | cut -c1-300)"
 	bad=$(awk 'FILENAME == ARGV[1] { if ($1 == "v") ideal[$2] = $3; else latched[$2] = 1; next }
