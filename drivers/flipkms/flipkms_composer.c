@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
- * The composer: blends the visible planes of a CRTC, in zpos order over an
- * opaque black background, one line at a time in 16 bits per channel with
- * premultiplied alpha (the DRM default blend mode), then through the CRTC's
- * gamma LUT if it has one. It serves the DRM CRC interface (source "auto":
- * a CRC32 of the composed frame per vblank) and the frame.ppm debugfs file.
+ * The composer: composes a CRTC's frames a line at a time (flipkms_blend.c)
+ * when something needs their pixels, and only then. It serves the DRM CRC
+ * interface (source "auto": a CRC32 of the composed frame per vblank) and
+ * the frame.ppm debugfs file.
  * It composes the frame a vblank latched (flipkms_frame.h), which maps its
  * own buffers, so no modeset lock is taken and no commit waits for it.
  */
 
 #include <linux/crc32.h>
-#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
-#include <asm/unaligned.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_color_mgmt.h>
@@ -24,131 +21,9 @@
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_vblank.h>
 
+#include "flipkms_blend.h"
 #include "flipkms_drv.h"
 #include "flipkms_frame.h"
-
-/* One composed pixel; its layout is ARGB16161616's, which the CRC covers. */
-struct flipkms_pixel {
-	u16 b, g, r, a;
-};
-
-static u16 expand(u32 value, unsigned int bits)
-{
-	return value * 0xffff / ((1 << bits) - 1);
-}
-
-static void flipkms_read_pixel(u32 format, const u8 *src,
-			       struct flipkms_pixel *px)
-{
-	u16 v;
-
-	switch (format) {
-	case DRM_FORMAT_ARGB8888:
-	case DRM_FORMAT_XRGB8888:
-		px->b = src[0] * 257;
-		px->g = src[1] * 257;
-		px->r = src[2] * 257;
-		px->a = format == DRM_FORMAT_ARGB8888 ? src[3] * 257 : 0xffff;
-		break;
-	case DRM_FORMAT_ARGB16161616:
-	case DRM_FORMAT_XRGB16161616:
-		px->b = get_unaligned_le16(src);
-		px->g = get_unaligned_le16(src + 2);
-		px->r = get_unaligned_le16(src + 4);
-		px->a = format == DRM_FORMAT_ARGB16161616 ?
-			get_unaligned_le16(src + 6) : 0xffff;
-		break;
-	case DRM_FORMAT_RGB565:
-		v = get_unaligned_le16(src);
-		px->r = expand(v >> 11, 5);
-		px->g = expand((v >> 5) & 0x3f, 6);
-		px->b = expand(v & 0x1f, 5);
-		px->a = 0xffff;
-		break;
-	default:
-		memset(px, 0, sizeof(*px));
-	}
-}
-
-/* Premultiplied "over": the destination shows through 1 - source alpha. */
-static void flipkms_blend(struct flipkms_pixel *dst,
-			  const struct flipkms_pixel *src)
-{
-	u32 keep = 0xffff - src->a;
-
-	dst->r = min_t(u32, src->r + dst->r * keep / 0xffff, 0xffff);
-	dst->g = min_t(u32, src->g + dst->g * keep / 0xffff, 0xffff);
-	dst->b = min_t(u32, src->b + dst->b * keep / 0xffff, 0xffff);
-	dst->a = min_t(u32, src->a + dst->a * keep / 0xffff, 0xffff);
-}
-
-/*
- * Entry i of the LUT is the output for input i / (size - 1) of full scale;
- * inputs between two entries are interpolated linearly, as hardware does.
- */
-static void flipkms_lut_index(u16 value, u32 *lo, u32 *hi, u32 *frac)
-{
-	u32 pos = (u32)value * (FLIPKMS_LUT_SIZE - 1);
-
-	*lo = pos / 0xffff;
-	*hi = min_t(u32, *lo + 1, FLIPKMS_LUT_SIZE - 1);
-	*frac = pos % 0xffff;
-}
-
-static u16 flipkms_lerp(u16 lo, u16 hi, u32 frac)
-{
-	return lo + div_s64(((s64)hi - lo) * frac, 0xffff);
-}
-
-static void flipkms_apply_gamma(const struct flipkms_frame *frame,
-				struct flipkms_pixel *line)
-{
-	const struct drm_color_lut *lut = frame->lut;
-	u32 lo, hi, frac;
-	int x;
-
-	if (!frame->has_lut)
-		return;
-	for (x = 0; x < frame->width; x++) {
-		flipkms_lut_index(line[x].r, &lo, &hi, &frac);
-		line[x].r = flipkms_lerp(lut[lo].red, lut[hi].red, frac);
-		flipkms_lut_index(line[x].g, &lo, &hi, &frac);
-		line[x].g = flipkms_lerp(lut[lo].green, lut[hi].green, frac);
-		flipkms_lut_index(line[x].b, &lo, &hi, &frac);
-		line[x].b = flipkms_lerp(lut[lo].blue, lut[hi].blue, frac);
-	}
-}
-
-static void flipkms_compose_line(const struct flipkms_frame *frame, int y,
-				 struct flipkms_pixel *line)
-{
-	const struct flipkms_frame_plane *fp;
-	const struct drm_framebuffer *fb;
-	struct flipkms_pixel px;
-	unsigned int i, cpp;
-	const u8 *row;
-	int x, sx, sy;
-
-	for (x = 0; x < frame->width; x++)
-		line[x] = (struct flipkms_pixel){ .a = 0xffff };
-
-	for (i = 0; i < frame->num_planes; i++) {
-		fp = &frame->planes[i];
-		if (y < fp->dst.y1 || y >= fp->dst.y2)
-			continue;
-		fb = fp->fb;
-		cpp = fb->format->cpp[0];
-		sy = (fp->src.y1 >> 16) + y - fp->dst.y1;
-		sx = fp->src.x1 >> 16;
-		row = (const u8 *)fp->data[0].vaddr + sy * fb->pitches[0] + sx * cpp;
-		for (x = max(fp->dst.x1, 0); x < min(fp->dst.x2, frame->width); x++) {
-			flipkms_read_pixel(fb->format->format,
-					   row + (x - fp->dst.x1) * cpp, &px);
-			flipkms_blend(&line[x], &px);
-		}
-	}
-	flipkms_apply_gamma(frame, line);
-}
 
 /**
  * flipkms_compose_into() - write a frame into a buffer

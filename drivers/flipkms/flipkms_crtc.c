@@ -208,12 +208,13 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 			flipkms_writeback_latched(out, out->shown);
 	}
 	spin_unlock_irqrestore(&out->lock, flags);
-	flipkms_frame_put(old);
 
 	if (pending) {
 		flipkms_latch(out, seqno, &events, when);
 		drm_crtc_vblank_put(&out->crtc);
 	}
+	/* Releasing queues work, a wake-up: after the waiters' wake-ups. */
+	flipkms_frame_put(old);
 }
 
 static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)

@@ -60,6 +60,10 @@ one() {
 		# kms_open() says which card it took on stdout, as a comment: keep the JSON.
 		"$bin/compose-bench" -t 3 "$([ "$side" = mainline ] && echo vkms || echo flipkms)" |
 			grep "^{" >"$file" ;;
+	highrate)
+		# flipkms with three outputs, all flipping; vkms has one CRTC.
+		"$fliplat" --no-progress -q --device "/dev/dri/card$card" --mode 1024x768 -r 240 \
+			$([ "$side" = flipfence ] && echo --crtcs all) --flips 2000 --warmup 20 --json "$file" ;;
 	presentlat)
 		"$top/tests/compositor/session.sh" -d "$([ "$side" = mainline ] && echo vkms || echo flipkms)" \
 			weston -- "$presentlat" -n 300 -w 10 -q --json "$file" >&2 ;;
@@ -90,8 +94,13 @@ kmscube_run() {
 			}'
 }
 
-for name in sync fliplat compose presentlat kmscube; do
+for name in sync fliplat compose presentlat kmscube highrate; do
 	say "$name: a warm-up round, then $rounds rounds of flipfence and mainline in turn"
+	if [ $name = highrate ]; then
+		modprobe -r flipkms
+		modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs=3
+		fk=$(drm_minor_of flipkms)
+	fi
 	for round in $(seq 0 "$rounds"); do
 		one $name flipfence "$round"
 		one $name mainline "$round"

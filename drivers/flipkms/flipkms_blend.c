@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * One line of a frame: its visible planes in zpos order over an opaque
+ * black background, in 16 bits per channel with premultiplied alpha (the
+ * DRM default blend mode), then through the CRTC's gamma LUT if it has one.
+ *
+ * The result is bit-identical to the straightforward model, one pixel at a
+ * time: dst = src + dst * (0xffff - src alpha) / 0xffff for each channel and
+ * alpha, rounded down and clamped to 0xffff (tests/kunit/flipkms_blend_kunit.c
+ * holds that model and compares the two on random frames). The loops here
+ * skip the work that cannot change a bit of it:
+ *
+ * - The background is opaque and "over" keeps an opaque destination
+ *   opaque, so the line's alpha is 0xffff throughout: it is never computed.
+ * - Over the bare background, and wherever the source is opaque, "over"
+ *   is the source itself (src + 0 * dst, or src + dst * 0): a plain
+ *   conversion, row by row, with no blending.
+ * - 8-bit alpha a is a * 257 in 16 bits and 0xffff is 255 * 257, so
+ *   d * (0xffff - a * 257) / 0xffff is exactly d * (255 - a) / 255: 8-bit
+ *   formats blend without going through a 16-bit alpha.
+ * - A transparent source pixel of colour zero leaves the line as it is.
+ * - The format is looked at once per plane and line, not per pixel, and
+ *   each plane only over the span its destination (clipped to the CRTC by
+ *   the atomic check) covers.
+ */
+
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <asm/unaligned.h>
+
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+
+#include "flipkms_blend.h"
+#include "flipkms_frame.h"
+
+#define FLIPKMS_OPAQUE	0xffff
+
+static const struct flipkms_pixel flipkms_background = { .a = FLIPKMS_OPAQUE };
+
+static u16 expand(u32 value, unsigned int bits)
+{
+	return value * 0xffff / ((1 << bits) - 1);
+}
+
+static bool flipkms_known_format(u32 format)
+{
+	switch (format) {
+	case DRM_FORMAT_ARGB8888:
+	case DRM_FORMAT_XRGB8888:
+	case DRM_FORMAT_ARGB16161616:
+	case DRM_FORMAT_XRGB16161616:
+	case DRM_FORMAT_RGB565:
+		return true;
+	}
+	return false;
+}
+
+static void flipkms_fill(struct flipkms_pixel *dst, int n)
+{
+	int x;
+
+	for (x = 0; x < n; x++)
+		dst[x] = flipkms_background;
+}
+
+/*
+ * A whole pixel as a u64, b in bits 0-15 to a in bits 48-63: one load or
+ * store on a little-endian CPU, where that is the struct's own layout.
+ */
+static u64 flipkms_get(const struct flipkms_pixel *px)
+{
+#ifdef __LITTLE_ENDIAN
+	return *(const u64 *)px;
+#else
+	return px->b | (u64)px->g << 16 | (u64)px->r << 32 | (u64)px->a << 48;
+#endif
+}
+
+static void flipkms_set(struct flipkms_pixel *px, u64 bits)
+{
+#ifdef __LITTLE_ENDIAN
+	*(u64 *)px = bits;
+#else
+	*px = (struct flipkms_pixel){
+		.b = bits, .g = bits >> 16, .r = bits >> 32, .a = bits >> 48,
+	};
+#endif
+}
+
+/*
+ * An XRGB8888 or ARGB8888 pixel read as a little-endian u32 (B, G, R from
+ * the lowest byte), each channel c as c * 257, opaque: b, g and r go to the
+ * low byte of their 16-bit lanes, and with c < 256, c * 257 is c | c << 8.
+ */
+static void flipkms_put8(struct flipkms_pixel *px, u32 v)
+{
+	u64 s = (v & 0xff) | (u64)(v & 0xff00) << 8 | (u64)(v & 0xff0000) << 16;
+
+	flipkms_set(px, s | s << 8 | (u64)FLIPKMS_OPAQUE << 48);
+}
+
+/* @n pixels of @format at @src into @dst as they are, alpha 0xffff. */
+static void flipkms_convert(u32 format, const u8 *src, int n,
+			    struct flipkms_pixel *dst)
+{
+	int x;
+	u16 v;
+
+	switch (format) {
+	case DRM_FORMAT_ARGB8888:
+	case DRM_FORMAT_XRGB8888:
+		for (x = 0; x < n; x++, src += 4)
+			flipkms_put8(&dst[x], get_unaligned_le32(src));
+		break;
+	case DRM_FORMAT_ARGB16161616:
+	case DRM_FORMAT_XRGB16161616:
+		for (x = 0; x < n; x++, src += 8)
+			dst[x] = (struct flipkms_pixel){
+				.b = get_unaligned_le16(src),
+				.g = get_unaligned_le16(src + 2),
+				.r = get_unaligned_le16(src + 4),
+				.a = FLIPKMS_OPAQUE,
+			};
+		break;
+	case DRM_FORMAT_RGB565:
+		for (x = 0; x < n; x++, src += 2) {
+			v = get_unaligned_le16(src);
+			dst[x] = (struct flipkms_pixel){
+				.r = expand(v >> 11, 5),
+				.g = expand((v >> 5) & 0x3f, 6),
+				.b = expand(v & 0x1f, 5),
+				.a = FLIPKMS_OPAQUE,
+			};
+		}
+		break;
+	}
+}
+
+/* One channel: 8-bit @src over 16-bit @dst, in the 16 bits at @shift of each. */
+static u64 flipkms_over8(u32 src, u64 dst, u32 keep, unsigned int shift)
+{
+	u32 d = (dst >> shift) & 0xffff;
+
+	return (u64)min_t(u32, (src >> shift / 2 & 0xff) * 257 + d * keep / 255,
+			  0xffff) << shift;
+}
+
+/* ARGB8888 over an opaque line; keep is 255 - alpha. */
+static void flipkms_blend_argb8888(const u8 *src, int n,
+				   struct flipkms_pixel *dst)
+{
+	u32 keep, v;
+	int x;
+	u64 d;
+
+	for (x = 0; x < n; x++, src += 4) {
+		v = get_unaligned_le32(src);
+		keep = 255 - (v >> 24);
+		if (!keep) {
+			flipkms_put8(&dst[x], v);
+		} else if (v) {
+			d = flipkms_get(&dst[x]);
+			flipkms_set(&dst[x], flipkms_over8(v, d, keep, 0) |
+					     flipkms_over8(v, d, keep, 16) |
+					     flipkms_over8(v, d, keep, 32) |
+					     (u64)FLIPKMS_OPAQUE << 48);
+		}
+	}
+}
+
+static u16 flipkms_over16(u32 src, u32 dst, u32 keep)
+{
+	return min_t(u32, src + dst * keep / 0xffff, 0xffff);
+}
+
+/* ARGB16161616 over an opaque line; keep is 0xffff - alpha. */
+static void flipkms_blend_argb16161616(const u8 *src, int n,
+				       struct flipkms_pixel *dst)
+{
+	u32 keep;
+	int x;
+
+	for (x = 0; x < n; x++, src += 8) {
+		keep = 0xffff - get_unaligned_le16(src + 6);
+		if (!keep) {
+			flipkms_convert(DRM_FORMAT_XRGB16161616, src, 1, &dst[x]);
+			continue;
+		}
+		dst[x].b = flipkms_over16(get_unaligned_le16(src), dst[x].b, keep);
+		dst[x].g = flipkms_over16(get_unaligned_le16(src + 2), dst[x].g, keep);
+		dst[x].r = flipkms_over16(get_unaligned_le16(src + 4), dst[x].r, keep);
+	}
+}
+
+/*
+ * Entry i of the LUT is the output for input i / (size - 1) of full scale;
+ * inputs between two entries are interpolated linearly, as hardware does.
+ */
+static void flipkms_lut_index(u16 value, u32 *lo, u32 *hi, u32 *frac)
+{
+	u32 pos = (u32)value * (FLIPKMS_LUT_SIZE - 1);
+
+	*lo = pos / 0xffff;
+	*hi = min_t(u32, *lo + 1, FLIPKMS_LUT_SIZE - 1);
+	*frac = pos % 0xffff;
+}
+
+static u16 flipkms_lerp(u16 lo, u16 hi, u32 frac)
+{
+	return lo + div_s64(((s64)hi - lo) * frac, 0xffff);
+}
+
+static void flipkms_apply_gamma(const struct flipkms_frame *frame,
+				struct flipkms_pixel *line)
+{
+	const struct drm_color_lut *lut = frame->lut;
+	u32 lo, hi, frac;
+	int x;
+
+	for (x = 0; x < frame->width; x++) {
+		flipkms_lut_index(line[x].r, &lo, &hi, &frac);
+		line[x].r = flipkms_lerp(lut[lo].red, lut[hi].red, frac);
+		flipkms_lut_index(line[x].g, &lo, &hi, &frac);
+		line[x].g = flipkms_lerp(lut[lo].green, lut[hi].green, frac);
+		flipkms_lut_index(line[x].b, &lo, &hi, &frac);
+		line[x].b = flipkms_lerp(lut[lo].blue, lut[hi].blue, frac);
+	}
+}
+
+/**
+ * flipkms_compose_line() - compose one line of a frame
+ * @frame:	the frame
+ * @y:		the line, 0 to @frame->height - 1
+ * @line:	@frame->width pixels, written whole
+ *
+ * Planes of formats the plane does not take (none reach a frame) are left
+ * out, as transparent.
+ */
+void flipkms_compose_line(const struct flipkms_frame *frame, int y,
+			  struct flipkms_pixel *line)
+{
+	const struct flipkms_frame_plane *fp;
+	const struct drm_framebuffer *fb;
+	bool bare = true;	/* only background on the line so far */
+	int x0, x1, sx, sy;
+	unsigned int i, cpp;
+	const u8 *src;
+	u32 format;
+
+	for (i = 0; i < frame->num_planes; i++) {
+		fp = &frame->planes[i];
+		fb = fp->fb;
+		format = fb->format->format;
+		x0 = max(fp->dst.x1, 0);
+		x1 = min(fp->dst.x2, frame->width);
+		if (y < fp->dst.y1 || y >= fp->dst.y2 || x0 >= x1 ||
+		    !flipkms_known_format(format))
+			continue;
+		cpp = fb->format->cpp[0];
+		sy = (fp->src.y1 >> 16) + y - fp->dst.y1;
+		sx = (fp->src.x1 >> 16) + x0 - fp->dst.x1;
+		src = (const u8 *)fp->data[0].vaddr + sy * fb->pitches[0] + sx * cpp;
+
+		if (bare) {
+			flipkms_fill(line, x0);
+			flipkms_fill(line + x1, frame->width - x1);
+			flipkms_convert(format, src, x1 - x0, line + x0);
+			bare = false;
+		} else if (format == DRM_FORMAT_ARGB8888) {
+			flipkms_blend_argb8888(src, x1 - x0, line + x0);
+		} else if (format == DRM_FORMAT_ARGB16161616) {
+			flipkms_blend_argb16161616(src, x1 - x0, line + x0);
+		} else {
+			flipkms_convert(format, src, x1 - x0, line + x0);
+		}
+	}
+	if (bare)
+		flipkms_fill(line, frame->width);
+	if (frame->has_lut)
+		flipkms_apply_gamma(frame, line);
+}
