@@ -88,24 +88,6 @@ static void flipkms_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_cleanup_planes(drm, old_state);
 }
 
-/*
- * Refuse a framebuffer no plane can show, rather than failing the first
- * commit that uses it: a client such as kmscube that passes an explicit
- * DRM_FORMAT_MOD_INVALID then falls back to a framebuffer without one.
- */
-static struct drm_framebuffer *
-flipkms_fb_create(struct drm_device *drm, struct drm_file *file,
-		  const struct drm_mode_fb_cmd2 *cmd)
-{
-	if ((cmd->flags & DRM_MODE_FB_MODIFIERS) &&
-	    !drm_any_plane_has_format(drm, cmd->pixel_format, cmd->modifier[0])) {
-		drm_dbg_kms(drm, "no plane takes format %p4cc with modifier 0x%llx\n",
-			    &cmd->pixel_format, cmd->modifier[0]);
-		return ERR_PTR(-EINVAL);
-	}
-	return drm_gem_fb_create(drm, file, cmd);
-}
-
 static const struct drm_mode_config_funcs flipkms_mode_config_funcs = {
 	.fb_create = flipkms_fb_create,
 	.atomic_check = drm_atomic_helper_check,

@@ -220,6 +220,12 @@ int flipkms_frame_alloc(struct flipkms_crtc_state *fstate);
 void flipkms_frame_fill(struct flipkms_frame *frame,
 			const struct drm_crtc_state *crtc_state);
 
+/* flipkms_fb.c */
+struct drm_framebuffer *flipkms_fb_create(struct drm_device *drm,
+					  struct drm_file *file,
+					  const struct drm_mode_fb_cmd2 *cmd);
+int flipkms_fb_keep_mapped(struct drm_framebuffer *fb);
+
 /* flipkms_plane.c */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,

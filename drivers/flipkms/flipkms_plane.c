@@ -2,7 +2,8 @@
 /*
  * Planes: a primary, overlays and a cursor per CRTC, all without scaling.
  * Framebuffers are GEM shmem objects mapped for the composer through the
- * shadow-plane helpers.
+ * shadow-plane helpers, on top of the mapping each keeps from the first
+ * commit that shows it (flipkms_fb.c).
  */
 
 #include <linux/dma-fence.h>
@@ -73,6 +74,11 @@ static int flipkms_plane_prepare_fb(struct drm_plane *plane,
 	struct dma_fence *bounded;
 	int ret;
 
+	if (new_state->fb) {
+		ret = flipkms_fb_keep_mapped(new_state->fb);
+		if (ret)
+			return ret;
+	}
 	ret = drm_gem_prepare_shadow_fb(plane, new_state);
 	if (ret || !new_state->fence)
 		return ret;

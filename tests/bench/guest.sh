@@ -97,7 +97,7 @@ kmscube_run() {
 for name in sync fliplat compose presentlat kmscube highrate; do
 	say "$name: a warm-up round, then $rounds rounds of flipfence and mainline in turn"
 	if [ $name = highrate ]; then
-		modprobe -r flipkms
+		modprobe -r -d "$FLIPFENCE_MODROOT" flipkms
 		modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs=3
 		fk=$(drm_minor_of flipkms)
 	fi

@@ -5,7 +5,8 @@
 # (TCG emulates no PMU), and the report of where the time went, by symbol,
 # into $FLIPFENCE_RESULTS/profile-WHAT.txt.
 #
-# usage: tests/bench/profile.sh compose|compose-vkms|sync|sync-mainline|fliplat|fliplat-vkms
+# usage: tests/bench/profile.sh compose|compose-vkms|sync|sync-mainline|fliplat|fliplat-vkms|
+#                               highrate|highrate-vkms
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FLIPFENCE_RESULTS:?run through scripts/profile}
@@ -28,6 +29,14 @@ fliplat | fliplat-vkms)
 	[ "$what" = fliplat-vkms ] && drv=vkms
 	cmd=("$top/build/fliplat/fliplat" --no-progress --device "/dev/dri/card$(drm_minor_of $drv)"
 		--mode 1024x768@60 --flips 300 --warmup 20) ;;
+highrate)
+	modprobe -r -d "$FLIPFENCE_MODROOT" flipkms
+	modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs=3
+	cmd=("$top/build/fliplat/fliplat" --no-progress --device "/dev/dri/card$(drm_minor_of flipkms)"
+		--mode 1024x768 -r 240 --crtcs all --flips 2000 --warmup 20) ;;
+highrate-vkms)
+	cmd=("$top/build/fliplat/fliplat" --no-progress --device "/dev/dri/card$(drm_minor_of vkms)"
+		--mode 1024x768 -r 240 --flips 2000 --warmup 20) ;;
 *) echo "profile.sh: unknown workload '$what'" >&2; exit 2 ;;
 esac
 

@@ -269,13 +269,15 @@ static void expect_same_lines(struct kunit *test, const struct flipkms_frame *fr
 		flipkms_compose_line(frame, y, got);
 		if (!memcmp(want, got, frame->width * sizeof(*got)))
 			continue;
-		for (x = 0; want[x].r == got[x].r && want[x].g == got[x].g &&
-			    want[x].b == got[x].b && want[x].a == got[x].a; x++)
+		for (x = 0; !memcmp(&want[x], &got[x], sizeof(*got)); x++)
 			;
-		KUNIT_FAIL(test, "seed %llu, %dx%d frame, lut %d, line %d, x %d: model %04x %04x %04x %04x, composer %04x %04x %04x %04x",
-			   seed, frame->width, frame->height, frame->has_lut, y, x,
+		/* KUnit's failure line keeps little; the details go first. */
+		kunit_info(test, "seed %llu, %dx%d frame, lut %d, line %d, x %d",
+			   seed, frame->width, frame->height, frame->has_lut, y, x);
+		kunit_info(test, "r g b a: model %04x %04x %04x %04x, composer %04x %04x %04x %04x",
 			   want[x].r, want[x].g, want[x].b, want[x].a,
 			   got[x].r, got[x].g, got[x].b, got[x].a);
+		KUNIT_FAIL(test, "line %d differs from the model's", y);
 		for (i = 0; i < frame->num_planes; i++)
 			kunit_info(test, "plane %u: %s", i,
 				   plane_desc(&frame->planes[i], desc, sizeof(desc)));
@@ -366,6 +368,7 @@ static struct kunit_suite flipkms_blend_suite = {
 	.name = "flipkms_blend",
 	.test_cases = flipkms_blend_cases,
 };
+
 kunit_test_suite(flipkms_blend_suite);
 
 MODULE_DESCRIPTION("KUnit tests of flipkms's line composer against a reference model");
