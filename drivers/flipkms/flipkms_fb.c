@@ -30,7 +30,7 @@
  */
 struct flipkms_fb {
 	struct drm_framebuffer base;
-	struct mutex lock;
+	struct mutex lock;	/* serialises the first mapping */
 	bool mapped;
 	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
 };
