@@ -111,9 +111,10 @@ int flipkms_fb_keep_mapped(struct drm_framebuffer *fb)
 	mutex_lock(&ffb->lock);
 	if (!ffb->mapped) {
 		ret = drm_gem_fb_vmap(fb, ffb->map, NULL);
-		/* @map before @mapped, for the lockless check above. */
-		if (!ret)
+		if (!ret) {
+			/* @map before @mapped, for the lockless check above. */
 			smp_store_release(&ffb->mapped, true);
+		}
 	}
 	mutex_unlock(&ffb->lock);
 	return ret;
