@@ -100,6 +100,17 @@ static void flipkms_put8(struct flipkms_pixel *px, u32 v)
 	flipkms_set(px, s | s << 8 | (u64)FLIPKMS_OPAQUE << 48);
 }
 
+/* An XRGB16161616 or ARGB16161616 pixel at @src, as it is, opaque. */
+static void flipkms_put16(struct flipkms_pixel *px, const u8 *src)
+{
+	*px = (struct flipkms_pixel){
+		.b = get_unaligned_le16(src),
+		.g = get_unaligned_le16(src + 2),
+		.r = get_unaligned_le16(src + 4),
+		.a = FLIPKMS_OPAQUE,
+	};
+}
+
 /* @n pixels of @format at @src into @dst as they are, alpha 0xffff. */
 static void flipkms_convert(u32 format, const u8 *src, int n,
 			    struct flipkms_pixel *dst)
@@ -116,12 +127,7 @@ static void flipkms_convert(u32 format, const u8 *src, int n,
 	case DRM_FORMAT_ARGB16161616:
 	case DRM_FORMAT_XRGB16161616:
 		for (x = 0; x < n; x++, src += 8)
-			dst[x] = (struct flipkms_pixel){
-				.b = get_unaligned_le16(src),
-				.g = get_unaligned_le16(src + 2),
-				.r = get_unaligned_le16(src + 4),
-				.a = FLIPKMS_OPAQUE,
-			};
+			flipkms_put16(&dst[x], src);
 		break;
 	case DRM_FORMAT_RGB565:
 		for (x = 0; x < n; x++, src += 2) {
@@ -142,8 +148,9 @@ static u64 flipkms_over8(u32 src, u64 dst, u32 keep, unsigned int shift)
 {
 	u32 d = (dst >> shift) & 0xffff;
 
-	return (u64)min_t(u32, (src >> shift / 2 & 0xff) * 257 + d * keep / 255,
-			  0xffff) << shift;
+	u32 c = (src >> (shift / 2)) & 0xff;	/* byte 0, 1 or 2 */
+
+	return (u64)min_t(u32, c * 257 + d * keep / 255, 0xffff) << shift;
 }
 
 /* ARGB8888 over an opaque line; keep is 255 - alpha. */
@@ -184,7 +191,7 @@ static void flipkms_blend_argb16161616(const u8 *src, int n,
 	for (x = 0; x < n; x++, src += 8) {
 		keep = 0xffff - get_unaligned_le16(src + 6);
 		if (!keep) {
-			flipkms_convert(DRM_FORMAT_XRGB16161616, src, 1, &dst[x]);
+			flipkms_put16(&dst[x], src);
 			continue;
 		}
 		dst[x].b = flipkms_over16(get_unaligned_le16(src), dst[x].b, keep);

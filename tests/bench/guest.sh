@@ -18,6 +18,8 @@ flips=${BENCH_FLIPS:-300}
 
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+# shellcheck source=tests/bench/lib.sh
+. "$top/tests/bench/lib.sh"
 
 say() { echo "bench: $*" >&2; }
 
@@ -27,14 +29,9 @@ mainline_node=/sys/kernel/debug/sync/sw_sync
 [ -e $mainline_node ] || { say "no mainline sw_sync: not the bench kernel?"; exit 1; }
 [ -e $syncfw_node ] || { say "no $syncfw_node: syncfw too old?"; exit 1; }
 
-modprobe -d "$FLIPFENCE_MODROOT" vkms enable_overlay=1 enable_cursor=1
+bench_load_vkms
 fk=$(drm_minor_of flipkms)
 vk=$(drm_minor_of vkms)
-
-# vkms keeps no count of its compositions: count its composer's runs with
-# a kprobe, which compose-bench reads from kprobe_profile.
-echo 'p:flipfence_vkms_compose vkms_composer_worker' >>/sys/kernel/debug/tracing/kprobe_events
-echo 1 >/sys/kernel/debug/tracing/events/kprobes/flipfence_vkms_compose/enable
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 jq -n --arg cpus "$(nproc)" --arg kernel "$(uname -r)" --arg flavour "$FLIPFENCE_KERNEL" \
@@ -45,7 +42,7 @@ jq -n --arg cpus "$(nproc)" --arg kernel "$(uname -r)" --arg flavour "$FLIPFENCE
 # one NAME SIDE ROUND: the measurement NAME of SIDE into its round's file
 # (round 0: the warm-up, thrown away).
 one() {
-	local name=$1 side=$2 round=$3 card=$fk file
+	local name=$1 side=$2 round=$3 card=$fk file crtcs
 	[ "$side" = mainline ] && card=$vk
 	file=$out/$name-$side-$round.json
 	case $name in
@@ -62,8 +59,10 @@ one() {
 			grep "^{" >"$file" ;;
 	highrate)
 		# flipkms with three outputs, all flipping; vkms has one CRTC.
+		crtcs=()
+		[ "$side" = mainline ] || crtcs=(--crtcs all)
 		"$fliplat" --no-progress -q --device "/dev/dri/card$card" --mode 1024x768 -r 240 \
-			$([ "$side" = flipfence ] && echo --crtcs all) --flips 2000 --warmup 20 --json "$file" ;;
+			"${crtcs[@]}" --flips 2000 --warmup 20 --json "$file" ;;
 	presentlat)
 		"$top/tests/compositor/session.sh" -d "$([ "$side" = mainline ] && echo vkms || echo flipkms)" \
 			weston -- "$presentlat" -n 300 -w 10 -q --json "$file" >&2 ;;
@@ -97,8 +96,7 @@ kmscube_run() {
 for name in sync fliplat compose presentlat kmscube highrate; do
 	say "$name: a warm-up round, then $rounds rounds of flipfence and mainline in turn"
 	if [ $name = highrate ]; then
-		modprobe -r -d "$FLIPFENCE_MODROOT" flipkms
-		modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs=3
+		bench_reload_flipkms 3
 		fk=$(drm_minor_of flipkms)
 	fi
 	for round in $(seq 0 "$rounds"); do

@@ -14,11 +14,10 @@ bin=$top/build/tests/bench
 what=$1
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+# shellcheck source=tests/bench/lib.sh
+. "$top/tests/bench/lib.sh"
 
-modprobe -d "$FLIPFENCE_MODROOT" vkms enable_overlay=1 enable_cursor=1
-# vkms keeps no count of its compositions: compose-bench reads this probe's.
-echo "p:flipfence_vkms_compose vkms_composer_worker" >>/sys/kernel/debug/tracing/kprobe_events
-echo 1 >/sys/kernel/debug/tracing/events/kprobes/flipfence_vkms_compose/enable
+bench_load_vkms
 case $what in
 compose) cmd=("$bin/compose-bench" -t 5 flipkms) ;;
 compose-vkms) cmd=("$bin/compose-bench" -t 5 vkms) ;;
@@ -30,8 +29,7 @@ fliplat | fliplat-vkms)
 	cmd=("$top/build/fliplat/fliplat" --no-progress --device "/dev/dri/card$(drm_minor_of $drv)"
 		--mode 1024x768@60 --flips 300 --warmup 20) ;;
 highrate)
-	modprobe -r -d "$FLIPFENCE_MODROOT" flipkms
-	modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs=3
+	bench_reload_flipkms 3
 	cmd=("$top/build/fliplat/fliplat" --no-progress --device "/dev/dri/card$(drm_minor_of flipkms)"
 		--mode 1024x768 -r 240 --crtcs all --flips 2000 --warmup 20) ;;
 highrate-vkms)

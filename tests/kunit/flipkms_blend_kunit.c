@@ -221,13 +221,13 @@ static int add_plane(struct kunit *test, struct rnd_state *state,
 	return 0;
 }
 
+/* Fills @tf, which comes zeroed, with a random frame. */
 static void random_frame(struct kunit *test, struct rnd_state *state,
 			 struct test_frame *tf)
 {
 	struct flipkms_frame *frame = &tf->frame;
 	unsigned int i;
 
-	memset(tf, 0, sizeof(*tf));
 	frame->width = 1 + rnd(state, MAX_WIDTH);
 	frame->height = 1 + rnd(state, MAX_HEIGHT);
 	frame->num_planes = 1 + rnd(state, ARRAY_SIZE(frame->planes));
@@ -292,16 +292,15 @@ static void blend_random_frames(struct kunit *test)
 	u64 seed;
 	int n;
 
-	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tf);
 	for (n = 0; n < 400 && !test->status; n++) {
+		/* Each frame's buffers go with it: a fresh frame each time. */
+		tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, tf);
 		seed = 0x666c6970ULL + n;
 		prandom_seed_state(&state, seed);
 		random_frame(test, &state, tf);
 		expect_same_lines(test, &tf->frame, seed);
 		kunit_cleanup(test);
-		tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, tf);
 	}
 }
 
