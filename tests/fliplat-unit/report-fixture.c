@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 			.submit_ns = submit, .signal_ns = signal, .event_ns = signal,
 			.wake_ns = signal + 50000, .event_read_ns = signal + 80000,
 			.event_seq = 100 + i / 2, .interval_ns = i < 2 ? 0 : i % 10 == 9 ? 33333000 : 16667000,
+			.has_interval = i >= 2,
 			.missed = i % 10 == 9, .seq_known = true, .early = i == 33,
 			.retries = i == 3 || i == 12,
 		};

@@ -233,6 +233,17 @@ static void rendered(struct loop *l, struct lane *lane)
 	if (read(lane->timer, &expirations, sizeof(expirations)) < 0)
 		return;
 	lane->rendering = false;
+	/*
+	 * The flip was shown before the frame was ready (the driver gave up
+	 * waiting for the in-fence): signal its point all the same, so that
+	 * the timeline stays in step with the frames, and judge nothing.
+	 */
+	if (f->unready) {
+		f->ready_ns = now_ns();
+		if (sw_sync_timeline_inc(lane->timeline, 1))
+			l->failed = "the renderer could not signal its sw_sync fence";
+		return;
+	}
 	known = lane->seq_known && current_vblank(l, lane, &lane->seq_before);
 	f->ready_ns = now_ns();
 	if (sw_sync_timeline_inc(lane->timeline, 1)) {
@@ -288,35 +299,35 @@ static void flip_event(int fd, unsigned int seq, unsigned int sec, unsigned int 
 {
 	struct loop *l = event_loop;
 	size_t rec = (uintptr_t)data;
-	uint32_t earliest, latest;
+	const char *wrong;
 	struct lane *lane;
 	struct fl_flip *f;
 
 	(void)fd;
-	(void)crtc_id;
-	if (rec >= l->run->nflips)
+	/* An event fliplat cannot place is the driver's bug: stop the run. */
+	wrong = fl_check_event(l->run, rec, crtc_id);
+	if (wrong) {
+		fprintf(stderr, "fliplat: flip event (cookie %zu, CRTC %u, sequence %u): %s\n",
+			rec, crtc_id, seq, wrong);
+		l->failed = wrong;
 		return;
+	}
 	f = &l->run->flips[rec];
 	lane = &l->lanes[f->crtc];
 	f->event_ns = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
 	f->event_read_ns = l->event_read_ns;
 	f->event_seq = seq;
-	if (lane->last_event_ns)
+	if (lane->last_event_ns) {
 		f->interval_ns = f->event_ns - lane->last_event_ns;
-	f->seq_known = lane->seq_known;
-	if (lane->seq_known) {
-		/* Event sequences are the low 32 bits of the 64-bit count. */
-		earliest = (uint32_t)lane->seq_before + 1;
-		latest = (uint32_t)lane->seq_after + 1;
-		f->early = (int32_t)(seq - earliest) < 0;
-		f->missed = (int32_t)(seq - latest) > 0 ? seq - latest : 0;
-	} else if (lane->last_event_ns && l->run->crtcs[f->crtc].period_ns) {
-		/* No vblank query: count periods beyond one since the last flip. */
-		int64_t periods = (f->interval_ns + l->run->crtcs[f->crtc].period_ns / 2) /
-				  l->run->crtcs[f->crtc].period_ns;
-
-		f->missed = periods > 1 ? (unsigned int)(periods - 1) : 0;
+		f->has_interval = true;
 	}
+	fl_judge_flip(f, &(struct fl_bounds){
+		.known = lane->seq_known, .blocking = l->o->blocking,
+		.before = lane->seq_before, .after = lane->seq_after,
+		/* In-fence mode: the renderer has not signalled the frame yet. */
+		.ready = !lane->rendering,
+		.period_ns = l->run->crtcs[f->crtc].period_ns,
+	});
 	lane->last_event_ns = f->event_ns;
 	lane->last_event_seq = seq;
 	lane->got_event = true;
@@ -477,7 +488,13 @@ int fl_measure(struct fl_device *dev, const struct fl_options *o, struct fl_run 
 		for (i = 0, busy = 0; i < dev->noutputs; i++) {
 			struct lane *lane = &l.lanes[i];
 
-			if (lane->pending && lane->got_event && lane->got_signal)
+			/*
+			 * In-fence mode: the next frame's point is the next on
+			 * the timeline, so the renderer finishes this one first,
+			 * even when the driver showed the flip without it.
+			 */
+			if (lane->pending && lane->got_event && lane->got_signal &&
+			    !lane->rendering)
 				lane->pending = false;
 			if (!lane->pending && more_to_submit(&l, lane)) {
 				ret = submit(&l, lane);

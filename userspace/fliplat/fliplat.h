@@ -34,9 +34,14 @@ struct fl_flip {
 	int64_t wake_ns;	/* a thread's poll() on this out-fence alone returned */
 	uint32_t event_seq;	/* vblank sequence from the flip event */
 	unsigned int retries;	/* EBUSY refusals before the commit was taken */
-	/* event_ns minus the previous flip's event_ns on the same CRTC, 0 for
-	 * the first flip of a CRTC. */
+	/*
+	 * event_ns minus the previous flip's event_ns on the same CRTC, if
+	 * @has_interval (not for the first flip of a CRTC). Zero (two flips
+	 * at one vblank) or negative (time going back) is a driver bug: it is
+	 * kept, and counted apart.
+	 */
 	int64_t interval_ns;
+	bool has_interval;
 	/*
 	 * Vblanks between the last one that could have been the first to show
 	 * the flip (the vblank after the count read once the commit ioctl, or
@@ -50,6 +55,9 @@ struct fl_flip {
 	/* In-fence mode: the renderer signalled after the first vblank that
 	 * could have shown the frame had it been ready at submit. */
 	bool late;
+	/* In-fence mode: the flip was shown before its in-fence signalled (the
+	 * driver stopped waiting for it); @missed and @early are not judged. */
+	bool unready;
 	bool seq_known;		/* the vblank counts above could be read */
 	int fence_error;	/* < 0: the out-fence signalled with this error */
 };
@@ -113,6 +121,8 @@ struct fl_counts {
 	size_t missed_vblanks;	/* the vblanks those flips missed, summed */
 	size_t early;		/* flips shown before they were possible */
 	size_t late;		/* in-fence mode: frames the renderer finished late */
+	size_t unready;		/* in-fence mode: shown before the in-fence signalled */
+	size_t bad_intervals;	/* vblank intervals <= 0: a driver bug */
 	size_t retries;		/* EBUSY refusals retried */
 };
 
@@ -136,6 +146,36 @@ void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
  * column per metric. -1 with errno ENOMEM.
  */
 int fl_run_samples(const struct fl_run *run, struct rp_samples *out);
+
+/*
+ * What fliplat knew about the vblank that could first show a flip, for
+ * fl_judge_flip(): the CRTC's vblank counts read just before (@before) and
+ * just after (@after) the commit ioctl, or in in-fence mode the renderer's
+ * signal. A blocking commit returns after the flip was shown, so its
+ * @after says nothing: the bound is then @before.
+ */
+struct fl_bounds {
+	bool known;		/* the counts could be read */
+	bool blocking;		/* @after was read after a blocking commit */
+	uint64_t before, after;
+	bool ready;		/* in-fence mode: the in-fence had signalled */
+	int64_t period_ns;	/* the CRTC's frame, for the estimate without counts */
+};
+
+/*
+ * Judges flip @f, whose event (event_ns, event_seq) has arrived, by the
+ * rules of Documentation/fliplat.rst, "Method": sets missed, early and
+ * unready (a frame shown unready is also late).
+ */
+void fl_judge_flip(struct fl_flip *f, const struct fl_bounds *b);
+
+/*
+ * NULL if a flip event with cookie @rec for CRTC @crtc_id (0: the driver
+ * did not say) is the one flip @rec of @run still waits for, else why not:
+ * a cookie fliplat never gave, a second event for one flip, or an event on
+ * another CRTC than the flip's.
+ */
+const char *fl_check_event(const struct fl_run *run, size_t rec, uint32_t crtc_id);
 
 /* --- report*.c: 0 on success, -1 with errno set ------------------------- */
 

@@ -8,8 +8,8 @@
 static const char header[] =
 	"index,crtc,crtc_id,warmup,submit_ns,ready_ns,event_ns,signal_ns,wake_ns,"
 	"event_read_ns,signal_minus_submit_ns,wake_minus_signal_ns,event_minus_signal_ns,"
-	"event_seq,interval_ns,missed_vblanks,early,late,retries,fence_error";
-#define NCOLS 20
+	"event_seq,interval_ns,missed_vblanks,early,late,retries,fence_error,unready";
+#define NCOLS 21
 
 static void flip_row(void *ctx, size_t row, int64_t *cell, bool *present)
 {
@@ -32,13 +32,14 @@ static void flip_row(void *ctx, size_t row, int64_t *cell, bool *present)
 	CELL(p->wake_ns - p->signal_ns, p->wake_ns && p->signal_ns);
 	CELL(p->event_ns - p->signal_ns, p->event_ns && p->signal_ns);
 	CELL(p->event_seq, p->event_ns);
-	CELL(p->interval_ns, p->interval_ns > 0);
-	CELL(p->missed, p->event_ns);
+	CELL(p->interval_ns, p->has_interval);
+	CELL(p->missed, p->event_ns && !p->unready);
 	/* Unknown (empty) where the vblank counts could not be read. */
 	CELL(p->early, p->event_ns && p->seq_known);
-	CELL(p->late, p->ready_ns && p->seq_known);
+	CELL(p->late, p->ready_ns && (p->seq_known || p->unready));
 	CELL(p->retries, true);
 	CELL(p->fence_error, p->signal_ns);
+	CELL(p->unready, p->ready_ns);
 #undef CELL
 }
 

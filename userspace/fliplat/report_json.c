@@ -19,6 +19,8 @@ static void counts(struct rp_json *j, const struct fl_run *run)
 	rp_json_int(j, "missed_vblanks", c.missed_vblanks);
 	rp_json_int(j, "early_flips", c.early);
 	rp_json_int(j, "late_frames", c.late);
+	rp_json_int(j, "unready_flips", c.unready);
+	rp_json_int(j, "bad_vblank_intervals", c.bad_intervals);
 	rp_json_int(j, "ebusy_retries", c.retries);
 	rp_json_close(j);
 }

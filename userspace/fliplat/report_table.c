@@ -64,9 +64,16 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 		"%zu early (shown before possible: a driver bug), %zu EBUSY retries",
 		c.incomplete, c.fence_errors, c.missed_flips, c.missed_vblanks, c.early, c.retries);
 	if (run->mode == FL_MODE_INFENCE)
-		fprintf(f, ", %zu late frames (the renderer missed the vblank after submit)",
-			c.late);
+		fprintf(f, ", %zu late frames (the renderer missed the vblank after submit), "
+			"%zu shown before their in-fence signalled (the driver stopped waiting)",
+			c.late, c.unready);
 	fputc('\n', f);
+	if (c.bad_intervals)
+		fprintf(f, "  %zu vblank intervals <= 0 (two flips at one vblank, or the "
+			"event time going back: a driver bug)\n", c.bad_intervals);
+	if (!run->nonblock && run->mode != FL_MODE_LEGACY)
+		fputs("  blocking commits: missed vblanks count from the vblank before submit "
+		      "(a vblank during the ioctl counts)\n", f);
 	if (run->failure)
 		fprintf(f, "  INCOMPLETE RUN: %s\n", run->failure);
 	for (i = 0; run->ncrtcs > 1 && i < run->ncrtcs; i++) {

@@ -56,12 +56,12 @@ bool fl_flip_metric(const struct fl_flip *f, enum fl_metric m, double *value)
 	case FL_READ_MINUS_EVENT:
 		return difference(f->event_read_ns, f->event_ns, value);
 	case FL_VBLANK_INTERVAL:
-		if (f->interval_ns <= 0)
+		if (!f->has_interval)
 			return false;
 		*value = (double)f->interval_ns / 1e3;
 		return true;
 	case FL_MISSED_VBLANKS:
-		if (!f->event_ns)
+		if (!f->event_ns || f->unready)
 			return false;
 		*value = f->missed;
 		return true;
@@ -106,7 +106,7 @@ int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 			.index = f->index,
 			.group = f->crtc,
 			.counted = !f->warmup,
-			.flagged = f->missed > 0,
+			.flagged = f->missed > 0 || f->unready,
 		};
 		for (m = 0; m < FL_NMETRICS; m++)
 			fl_flip_metric(f, m, rp_value(out, i, m));
@@ -134,5 +134,59 @@ void fl_run_counts(const struct fl_run *run, struct fl_counts *out)
 		out->missed_vblanks += f->missed;
 		out->early += f->early;
 		out->late += f->late;
+		out->unready += f->unready;
+		out->bad_intervals += f->has_interval && f->interval_ns <= 0;
 	}
+}
+
+void fl_judge_flip(struct fl_flip *f, const struct fl_bounds *b)
+{
+	uint32_t earliest, latest, seq = f->event_seq;
+	int64_t from, periods;
+
+	f->missed = 0;
+	f->early = false;
+	f->seq_known = b->known;
+	f->unready = !b->ready;
+	if (f->unready) {
+		/*
+		 * The driver stopped waiting for the in-fence: no vblank was
+		 * the first possible one, so none was missed; the renderer
+		 * was late.
+		 */
+		f->late = true;
+		f->seq_known = false;
+		return;
+	}
+	if (b->known) {
+		/* Event sequences are the low 32 bits of the 64-bit count. */
+		earliest = (uint32_t)b->before + 1;
+		latest = (uint32_t)(b->blocking ? b->before : b->after) + 1;
+		f->early = (int32_t)(seq - earliest) < 0;
+		f->missed = (int32_t)(seq - latest) > 0 ? seq - latest : 0;
+		return;
+	}
+	/*
+	 * No vblank query: the vblanks that passed between the moment the
+	 * flip became possible and the one that showed it, from the period.
+	 */
+	from = f->ready_ns ? f->ready_ns : f->submit_ns;
+	if (!b->period_ns || !from || f->event_ns <= from)
+		return;
+	periods = (f->event_ns - from + b->period_ns - 1) / b->period_ns - 1;
+	f->missed = periods > 0 ? (unsigned int)periods : 0;
+}
+
+const char *fl_check_event(const struct fl_run *run, size_t rec, uint32_t crtc_id)
+{
+	const struct fl_flip *f;
+
+	if (rec >= run->nflips)
+		return "a flip event whose cookie is no flip fliplat submitted";
+	f = &run->flips[rec];
+	if (f->event_ns)
+		return "a second flip event for one flip";
+	if (crtc_id && f->crtc < run->ncrtcs && crtc_id != run->crtcs[f->crtc].crtc_id)
+		return "a flip event on another CRTC than the flip's";
+	return NULL;
 }
