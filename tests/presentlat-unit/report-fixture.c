@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 		.opt = { .frames = NFRAMES - 4, .warmup = 4, .width = 256, .height = 128,
 			 .busy = 5, .idle_ms = 50, .render_us = 3000 },
 		.compositor = "fixture \"display\"", .kernel = "Linux test",
-		.clock_id = CLOCK_MONOTONIC, .started_ns = 1000000000, .finished_ns = 2000000000,
+		.clock_known = true, .clock_id = CLOCK_MONOTONIC, .started_ns = 1000000000, .finished_ns = 2000000000,
 		.nframes = NFRAMES, .cap = NFRAMES, .frames = frames,
 	};
 	int i;

@@ -50,18 +50,10 @@ struct client {
 	struct feedback *owed;	/* not yet presented or discarded */
 };
 
-static int64_t clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Deadlines and the run's length. */
 static int64_t now_ns(void)
 {
-	return clock_ns(CLOCK_MONOTONIC);
+	return pl_clock_ns(CLOCK_MONOTONIC);
 }
 
 /* --- what the compositor tells us --------------------------------------- */
@@ -363,9 +355,10 @@ static const char *set_up(struct client *c)
 		return "the compositor has no wp_presentation (presentation-time)";
 	if (!c->clock_known)
 		return "the compositor did not say which clock it presents on";
-	if (clock_ns(c->clock_id) <= 0)
-		return "the compositor's presentation clock is not one this system reads";
+	c->run->clock_known = true;
 	c->run->clock_id = c->clock_id;
+	if (pl_clock_ns(c->clock_id) <= 0)
+		return "the compositor's presentation clock is not one this system reads";
 	c->surface = wl_compositor_create_surface(c->compositor);
 	c->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm, c->surface);
 	xdg_surface_add_listener(c->xdg_surface, &xdg_surface_listener, c);
@@ -440,7 +433,7 @@ static const char *commit_frame(struct client *c, size_t i)
 	c->frame_done = false;
 	run->nframes++;
 	/* On the compositor's clock, so that presented - commit means something. */
-	f->commit_ns = clock_ns(c->clock_id);
+	f->commit_ns = pl_clock_ns(c->clock_id);
 	wl_surface_commit(c->surface);
 	return wl_display_flush(c->display) < 0 && errno != EAGAIN ?
 	       "lost the connection committing a frame" : NULL;

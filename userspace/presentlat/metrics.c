@@ -17,26 +17,46 @@ static const struct rp_metric metrics[PL_NMETRICS] = {
 
 /*
  * Vblanks between the first one after the commit and the one that showed
- * the frame: ceil((presented - commit) / refresh) - 1, never negative.
- * A compositor that repaints as late as Weston does (7 ms before the
- * vblank) shows a frame committed just before a vblank one later: that is
- * its repaint window, and counts here.
+ * the frame: ceil((presented - commit) / refresh) - 1. A compositor that
+ * repaints as late as Weston does (7 ms before the vblank) shows a frame
+ * committed just before a vblank one later: that is its repaint window,
+ * and counts here. -1 if unknown: refresh 0 (the compositor does not
+ * know), or the frame presented at or before its commit (a clock or a
+ * compositor gone wrong, counted apart).
  */
 static long vblanks_late(const struct pl_frame *f)
 {
 	int64_t d = f->presented_ns - f->commit_ns;
-	long late;
 
 	if (!f->refresh_ns || d <= 0)
-		return 0;
-	late = (long)((d + f->refresh_ns - 1) / f->refresh_ns) - 1;
-	return late > 0 ? late : 0;
+		return -1;
+	return (long)((d + f->refresh_ns - 1) / f->refresh_ns) - 1;
+}
+
+/* seq = 0: the compositor has no MSC for the output. */
+static bool msc_step(const struct pl_frame *f, const struct pl_frame *prev, int64_t *step)
+{
+	if (!prev || !f->msc || !prev->msc)
+		return false;
+	*step = (int64_t)(f->msc - prev->msc);
+	return true;
+}
+
+int64_t pl_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts))
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int pl_run_samples(const struct pl_run *run, struct rp_samples *out)
 {
 	const struct pl_frame *prev = NULL;
+	int64_t step;
 	size_t i;
+	long late;
 
 	if (rp_samples_init(out, metrics, PL_NMETRICS, run->nframes))
 		return -1;
@@ -49,16 +69,18 @@ int pl_run_samples(const struct pl_run *run, struct rp_samples *out)
 		};
 		if (f->fate != PL_PRESENTED)
 			continue;
-		out->rows[i].flagged = vblanks_late(f) > 0;
+		late = vblanks_late(f);
+		out->rows[i].flagged = late > 0 || f->presented_ns <= f->commit_ns;
 		*rp_value(out, i, PL_PRESENT_MINUS_COMMIT) = (f->presented_ns - f->commit_ns) / 1e3;
 		if (f->refresh_ns)
 			*rp_value(out, i, PL_REFRESH) = f->refresh_ns / 1e3;
-		*rp_value(out, i, PL_VBLANKS_LATE) = (double)vblanks_late(f);
-		if (prev) {
+		if (late >= 0)
+			*rp_value(out, i, PL_VBLANKS_LATE) = (double)late;
+		if (prev)
 			*rp_value(out, i, PL_PRESENT_INTERVAL) =
 				(f->presented_ns - prev->presented_ns) / 1e3;
-			*rp_value(out, i, PL_MSC_STEP) = (double)(f->msc - prev->msc);
-		}
+		if (msc_step(f, prev, &step))
+			*rp_value(out, i, PL_MSC_STEP) = (double)step;
 		prev = f;
 	}
 	return 0;
@@ -68,7 +90,10 @@ void pl_run_counts(const struct pl_run *run, struct pl_counts *out)
 {
 	const uint32_t vsync = PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION;
 	const struct pl_frame *prev = NULL;
+	int64_t step;
+	bool known;
 	size_t i;
+	long late;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < run->nframes; i++) {
@@ -79,8 +104,11 @@ void pl_run_counts(const struct pl_run *run, struct pl_counts *out)
 		 * vblank after the previous frame's: that is its first possible
 		 * one.
 		 */
-		if (!f->warmup && f->fate == PL_PRESENTED && prev && f->msc == prev->msc + 1)
+		known = f->fate == PL_PRESENTED && msc_step(f, prev, &step);
+		if (!f->warmup && known && step == 1)
 			out->next_vblank++;
+		if (!f->warmup && f->fate == PL_PRESENTED && (!f->msc || (prev && !prev->msc)))
+			out->msc_unknown++;
 		if (f->fate == PL_PRESENTED)
 			prev = f;
 		if (f->warmup)
@@ -92,6 +120,10 @@ void pl_run_counts(const struct pl_run *run, struct pl_counts *out)
 		if (f->fate != PL_PRESENTED)
 			continue;
 		out->not_vsync += (f->flags & vsync) != vsync;
-		out->late += vblanks_late(f) > 0;
+		late = vblanks_late(f);
+		out->late += late > 0;
+		out->on_time += late == 0;
+		out->before_commit += f->presented_ns <= f->commit_ns;
+		out->refresh_unknown += !f->refresh_ns;
 	}
 }

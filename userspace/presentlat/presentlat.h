@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "report.h"
 
@@ -34,7 +35,7 @@ struct pl_frame {
 	enum pl_fate fate;
 	int64_t presented_ns;	/* feedback tv_sec/tv_nsec */
 	uint32_t refresh_ns;	/* feedback refresh: 0 if unknown */
-	uint64_t msc;		/* feedback seq: the DRM vblank count */
+	uint64_t msc;		/* feedback seq: the DRM vblank count, 0 if unknown */
 	uint32_t flags;		/* PL_VSYNC ... */
 };
 
@@ -54,7 +55,8 @@ struct pl_run {
 	struct pl_options opt;
 	char compositor[64];	/* WAYLAND_DISPLAY's name */
 	char kernel[160];
-	uint32_t clock_id;	/* the compositor's presentation clock */
+	bool clock_known;	/* the compositor said which clock it presents on */
+	uint32_t clock_id;	/* that clock, if @clock_known */
 	int64_t started_ns, finished_ns;
 	const char *failure;	/* NULL: complete */
 	size_t nframes, cap;
@@ -95,8 +97,11 @@ enum pl_metric {
 	PL_PRESENT_MINUS_COMMIT,	/* us */
 	PL_PRESENT_INTERVAL,		/* us, since the previous presented frame */
 	PL_REFRESH,			/* us, as the compositor reported it */
-	PL_MSC_STEP,			/* vblanks since the previous presented frame */
-	PL_VBLANKS_LATE,		/* vblanks after the first one after commit */
+	PL_MSC_STEP,			/* vblanks since the previous presented frame
+					 * (signed; unknown if either MSC is 0) */
+	PL_VBLANKS_LATE,		/* vblanks after the first one after commit
+					 * (unknown with refresh 0 or presented
+					 * before commit) */
 	PL_NMETRICS,
 };
 
@@ -105,10 +110,18 @@ struct pl_counts {
 	size_t presented, discarded, pending;
 	size_t not_vsync;	/* presented without VSYNC|HW_CLOCK|HW_COMPLETION */
 	size_t late;		/* presented after the first vblank after commit */
+	size_t on_time;		/* presented at the first vblank after commit */
+	size_t before_commit;	/* presented at or before its commit: a wrong clock
+				 * or a compositor's bug; neither late nor on time */
+	size_t refresh_unknown;	/* presented with refresh 0: neither late nor on time */
 	size_t next_vblank;	/* presented at the vblank after the previous frame's */
+	size_t msc_unknown;	/* presented, but this or the previous presented
+				 * frame's MSC is 0: next_vblank cannot tell */
 };
 
 int pl_run_samples(const struct pl_run *run, struct rp_samples *out);
+/* CLOCK @clock now in ns, or -1 if this system cannot read it. */
+int64_t pl_clock_ns(clockid_t clock);
 void pl_run_counts(const struct pl_run *run, struct pl_counts *out);
 
 /* --- reports.c: 0 on success, -1 with errno set -------------------------- */

@@ -17,9 +17,11 @@ static void flags_text(uint32_t flags, char *buf)
 	buf[4] = '\0';
 }
 
-static const char *clock_name(uint32_t id)
+static const char *clock_name(const struct pl_run *run)
 {
-	switch (id) {
+	if (!run->clock_known)
+		return "unknown";
+	switch (run->clock_id) {
 	case CLOCK_MONOTONIC:
 		return "CLOCK_MONOTONIC";
 	case CLOCK_MONOTONIC_RAW:
@@ -39,7 +41,7 @@ int pl_report_table(FILE *f, const struct pl_run *run)
 	if (pl_run_samples(run, &s))
 		return -1;
 	pl_run_counts(run, &c);
-	fprintf(f, "presentlat: %s (%s), %s\n", run->compositor, clock_name(run->clock_id),
+	fprintf(f, "presentlat: %s (%s), %s\n", run->compositor, clock_name(run),
 		run->kernel);
 	fprintf(f, "  %zu frames counted (+%u warm-up) in %.1f s, %ux%u shm", c.frames,
 		run->opt.warmup, (run->finished_ns - run->started_ns) / 1e9, run->opt.width,
@@ -54,6 +56,10 @@ int pl_report_table(FILE *f, const struct pl_run *run)
 		"%zu not VSYNC|HW_CLOCK|HW_COMPLETION, %zu after the first vblank after commit, "
 		"%zu at the vblank after the previous frame's\n",
 		c.presented, c.discarded, c.pending, c.not_vsync, c.late, c.next_vblank);
+	fprintf(f, "  %zu at the first vblank after commit; unknown: %zu with refresh 0, "
+		"%zu presented before their commit (a wrong clock or compositor), "
+		"%zu without an MSC (seq 0)\n",
+		c.on_time, c.refresh_unknown, c.before_commit, c.msc_unknown);
 	if (run->failure)
 		fprintf(f, "  INCOMPLETE RUN: %s\n", run->failure);
 	rp_samples_free(&s);
@@ -79,7 +85,7 @@ static void frame_row(void *ctx, size_t row, int64_t *cell, bool *present)
 	CELL(p->presented_ns, shown);
 	CELL(p->presented_ns - p->commit_ns, shown);
 	CELL(p->refresh_ns, shown && p->refresh_ns);
-	CELL((int64_t)p->msc, shown);
+	CELL((int64_t)p->msc, shown && p->msc);
 	CELL(p->flags, shown);
 	CELL(p->fate == PL_DISCARDED, p->fate != PL_PENDING);
 #undef CELL
@@ -127,7 +133,11 @@ int pl_report_json(FILE *f, const struct pl_run *run)
 	rp_json_object(&j, "system");
 	rp_json_string(&j, "display", run->compositor);
 	rp_json_string(&j, "kernel", run->kernel);
-	rp_json_string(&j, "clock", clock_name(run->clock_id));
+	rp_json_string(&j, "clock", clock_name(run));
+	if (run->clock_known)
+		rp_json_int(&j, "clock_id", run->clock_id);
+	else
+		rp_json_number(&j, "clock_id", 0, false);
 	rp_json_close(&j);
 	rp_json_int(&j, "frames", run->nframes);
 	rp_json_int(&j, "frames_counted", c.frames);
@@ -137,7 +147,11 @@ int pl_report_json(FILE *f, const struct pl_run *run)
 	rp_json_int(&j, "without_feedback", c.pending);
 	rp_json_int(&j, "not_vsync_hw", c.not_vsync);
 	rp_json_int(&j, "late", c.late);
+	rp_json_int(&j, "on_time", c.on_time);
+	rp_json_int(&j, "presented_before_commit", c.before_commit);
+	rp_json_int(&j, "refresh_unknown", c.refresh_unknown);
 	rp_json_int(&j, "at_next_vblank", c.next_vblank);
+	rp_json_int(&j, "msc_unknown", c.msc_unknown);
 	rp_json_close(&j);
 	/* sce_ style, as weston-presentation-shm prints them: s VSYNC, c
 	 * HW_CLOCK, e HW_COMPLETION, z ZERO_COPY. */
