@@ -69,7 +69,10 @@ static int __init ffwarn_init(void)
 	} else if (!strcmp(mode, "lockdep")) {
 		ffwarn_lockdep();
 	} else if (!strcmp(mode, "leak")) {
-		ffwarn_lost = kmalloc(64, GFP_KERNEL);
+		int i;
+
+		for (i = 0; i < 32; i++)
+			ffwarn_lost = kmalloc(64, GFP_KERNEL);
 		ffwarn_lost = NULL;
 	} else {
 		pr_err("ffwarn: unknown mode '%s'\n", mode);
