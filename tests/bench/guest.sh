@@ -2,18 +2,24 @@
 # SPDX-License-Identifier: MIT
 # make bench's guest half, on the bench kernel (lean + mainline sw_sync) with
 # syncfw and flipkms loaded; vkms is loaded next to them. Every metric is
-# measured in BENCH_ROUNDS rounds (default 5), flipfence then mainline in
-# each (ABAB...), after one warm-up round of each that is thrown away; each
-# round writes one JSON file per side, NAME-SIDE-ROUND.json, into
-# $FLIPFENCE_RESULTS, with system.json beside them (scripts/bench reads
-# them all).
+# measured in BENCH_ROUNDS rounds (default 7) after one warm-up round of
+# each side that is thrown away; odd rounds run flipfence first, even ones
+# mainline first (ABBA...), so that neither side always runs on a machine
+# the other has just warmed or loaded. Each round writes one JSON file per
+# side, NAME-SIDE-ROUND.json, into $FLIPFENCE_RESULTS, with system.json
+# beside them (scripts/bench-report reads them all). A round that fails
+# writes { "failed": true, "error": ... } instead (what the tool wrote, if
+# anything, is kept as NAME-SIDE-ROUND.json.failed) and the run goes on.
+#
+# scripts/vm gives the guest none of the caller's environment:
+# scripts/bench runs this as `env BENCH_ROUNDS=N BENCH_FLIPS=N guest.sh`.
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FLIPFENCE_RESULTS:?run through scripts/bench}
 bin=$top/build/tests/bench
 fliplat=$top/build/fliplat/fliplat
 presentlat=$top/build/presentlat/presentlat
-rounds=${BENCH_ROUNDS:-5}
+rounds=${BENCH_ROUNDS:-7}
 flips=${BENCH_FLIPS:-300}
 
 # shellcheck source=tests/lib.sh
@@ -35,16 +41,20 @@ vk=$(drm_minor_of vkms)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 jq -n --arg cpus "$(nproc)" --arg kernel "$(uname -r)" --arg flavour "$FLIPFENCE_KERNEL" \
-	--arg load "$(load)" --argjson rounds "$rounds" \
+	--arg load "$(load)" --argjson rounds "$rounds" --argjson flips "$flips" \
 	'{ guest_cpus: ($cpus | tonumber), kernel: $kernel, flavour: $flavour, rounds: $rounds,
+	   flips: $flips, order: "flipfence first in odd rounds, mainline first in even ones",
 	   guest_load_at_start: $load }' >"$out/system.json"
 
 # one NAME SIDE ROUND: the measurement NAME of SIDE into its round's file
-# (round 0: the warm-up, thrown away).
+# (round 0: the warm-up, thrown away). Always returns 0: a measurement that
+# fails leaves a failed round's file. Called as `one ... || true`, so that
+# set -e does not end the run inside it.
 one() {
-	local name=$1 side=$2 round=$3 card=$fk file crtcs
+	local name=$1 side=$2 round=$3 card=$fk file crtcs node rc
 	[ "$side" = mainline ] && card=$vk
 	file=$out/$name-$side-$round.json
+	rm -f "$file" "$file.failed"
 	case $name in
 	sync)
 		node=$syncfw_node
@@ -57,10 +67,11 @@ one() {
 		# kms_open() says which card it took on stdout, as a comment: keep the JSON.
 		"$bin/compose-bench" -t 3 "$([ "$side" = mainline ] && echo vkms || echo flipkms)" |
 			grep "^{" >"$file" ;;
-	highrate)
-		# flipkms with three outputs, all flipping; vkms has one CRTC.
+	highrate | highrate3)
+		# highrate: one CRTC on each side; highrate3: flipkms's three
+		# outputs all flipping, flipkms only.
 		crtcs=()
-		[ "$side" = mainline ] || crtcs=(--crtcs all)
+		[ "$name" = highrate ] || crtcs=(--crtcs all)
 		"$fliplat" --no-progress -q --device "/dev/dri/card$card" --mode 1024x768 -r 240 \
 			"${crtcs[@]}" --flips 2000 --warmup 20 --json "$file" ;;
 	presentlat)
@@ -69,7 +80,15 @@ one() {
 	kmscube)
 		kmscube_run "$card" "$side" >"$file" ;;
 	esac
-	[ "$round" -gt 0 ] || rm -f "$file"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		say "$name $side round $round failed: exit $rc"
+		[ -s "$file" ] && mv "$file" "$file.failed"
+		jq -n --arg side "$side" --argjson round "$round" --arg error "exit $rc" \
+			'{ failed: true, side: $side, round: $round, error: $error }' >"$file"
+	fi
+	[ "$round" -gt 0 ] || rm -f "$file" "$file.failed"
+	return 0
 }
 
 # kmscube quits on input: give it a silent pipe. No "Rendered" line:
@@ -93,18 +112,40 @@ kmscube_run() {
 			}'
 }
 
-for name in sync fliplat compose presentlat kmscube highrate; do
-	say "$name: a warm-up round, then $rounds rounds of flipfence and mainline in turn"
-	if [ $name = highrate ]; then
-		bench_reload_flipkms 3
-		fk=$(drm_minor_of flipkms)
-	fi
+# measure NAME SIDES: the warm-up, then BENCH_ROUNDS rounds of SIDES (in
+# turn: flipfence first in odd rounds, mainline first in even ones).
+measure() {
+	local name=$1 sides=$2 round side sides_now
+	say "$name: a warm-up round, then $rounds rounds, flipfence and mainline first in turn"
 	for round in $(seq 0 "$rounds"); do
-		one $name flipfence "$round"
-		one $name mainline "$round"
+		if [ "$sides" = both ]; then
+			if [ $((round % 2)) = 1 ]; then sides_now="flipfence mainline"
+			else sides_now="mainline flipfence"; fi
+		else
+			sides_now=$sides
+		fi
+		for side in $sides_now; do
+			one "$name" "$side" "$round" || true
+		done
 	done
+}
+
+for name in sync fliplat compose; do
+	measure $name both
 done
+# Like for like: Weston takes the preferred mode, 1024x768 on vkms 6.1
+# (flipkms's default is 1920x1080). kmscube and highrate set their mode.
+bench_reload_flipkms 1 preferred_mode=1024x768
+fk=$(drm_minor_of flipkms)
+for name in presentlat kmscube highrate; do
+	measure $name both
+done
+# flipkms on three CRTCs: no mainline equivalent (vkms has one), so it
+# is reported apart, flipkms only.
+bench_reload_flipkms 3
+fk=$(drm_minor_of flipkms)
+measure highrate3 flipfence
 kill $quiet
 jq --arg load "$(load)" '. + { guest_load_at_end: $load }' "$out/system.json" >"$out/system.json.new"
 mv "$out/system.json.new" "$out/system.json"
-say done
+say "done"

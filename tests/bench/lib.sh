@@ -12,9 +12,13 @@ bench_load_vkms() {
 	echo 1 >/sys/kernel/debug/tracing/events/kprobes/flipfence_vkms_compose/enable
 }
 
-# bench_reload_flipkms OUTPUTS: flipkms again with OUTPUTS outputs (the
-# highrate workload's three CRTCs); its card's minor may change.
+# bench_reload_flipkms OUTPUTS [PARAM=VALUE...]: flipkms again with OUTPUTS
+# outputs (the highrate workload's three CRTCs) and any other parameters
+# (preferred_mode=1024x768: vkms's preferred mode, for Weston); its card's
+# minor may change.
 bench_reload_flipkms() {
+	local outputs=$1
+	shift
 	modprobe -r -d "$FLIPFENCE_MODROOT" flipkms &&
-		modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs="$1"
+		modprobe -d "$FLIPFENCE_MODROOT" flipkms outputs="$outputs" "$@"
 }

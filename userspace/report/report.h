@@ -141,4 +141,45 @@ struct rp_svg {
 
 int rp_svg_write(FILE *f, const struct rp_samples *s, const struct rp_svg *how);
 
+/*
+ * compare.c: one benchmark metric measured on two sides, A (flipfence) and
+ * B (mainline), in paired rounds. See compare.c and
+ * Documentation/benchmarks.rst, "Method".
+ */
+enum rp_cmp_kind {
+	RP_CMP_TIME,	/* compared as the ratio A / B; lower is better */
+	RP_CMP_RATE,	/* compared as the ratio A / B; higher is better */
+	RP_CMP_OFFSET,	/* around zero, maybe negative: the difference A - B */
+};
+
+enum rp_verdict {
+	RP_TOO_FEW,		/* fewer than 3 rounds with both sides */
+	RP_NO_DIFFERENCE,	/* none beyond the margin shown */
+	RP_BETTER, RP_WORSE,	/* times and rates */
+	RP_HIGHER, RP_LOWER,	/* offsets */
+};
+
+struct rp_comparison {
+	size_t pairs;		/* rounds with both sides measured and usable */
+	size_t failed;		/* rounds where a side failed (NAN) */
+	size_t excluded;	/* ratio rounds with a side <= 0 */
+	/* The ratio (geometric mean of the paired ratios) or the mean
+	 * difference, and its interval (NAN with fewer than 3 pairs). */
+	double estimate, lo, hi;
+	enum rp_verdict verdict;
+};
+
+/*
+ * Compares @n paired rounds @a[i], @b[i] (NAN: that round failed on that
+ * side) with an interval at level 1 - @alpha (already divided by the
+ * number of rows decided) against an equivalence margin: a fraction for
+ * ratios (0.03: 3 %), in the values' unit for offsets. -1 on a bad
+ * argument or ENOMEM.
+ */
+int rp_compare(const double *a, const double *b, size_t n, enum rp_cmp_kind kind,
+	       double margin, double alpha, struct rp_comparison *out);
+const char *rp_verdict_name(enum rp_verdict v);	/* "flipfence better", ... */
+/* The @p quantile of Student's t distribution with @df degrees of freedom. */
+double rp_t_quantile(double p, double df);
+
 #endif /* REPORT_H */
