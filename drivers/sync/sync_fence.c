@@ -232,6 +232,19 @@ err_put_pts:
 }
 EXPORT_SYMBOL_GPL(sync_fence_merge);
 
+/*
+ * msecs_to_jiffies() takes an unsigned int, and turns UINT_MAX ms into an
+ * unbounded wait: clamp a positive timeout there, never truncate it (2^32
+ * ms once meant 0 ms). The clamp must be unsigned: as a long, UINT_MAX is
+ * -1 on 32-bit, where a clamp of type long made every wait unbounded. The
+ * BUILD_BUG_ON()s in sync_fence_wait() catch that in scripts/lint's i386
+ * compile.
+ */
+static inline unsigned int sync_wait_ms(long timeout)
+{
+	return min_t(unsigned long, timeout, UINT_MAX);
+}
+
 static void sync_fence_dump(struct sync_fence *fence, long timeout)
 {
 	static DEFINE_RATELIMIT_STATE(dumps, 5 * HZ, 10);
@@ -279,10 +292,12 @@ int sync_fence_wait(struct sync_fence *fence, long timeout)
 	long wait, ret;
 	int status;
 
+	BUILD_BUG_ON(sync_wait_ms(1) != 1);
+	BUILD_BUG_ON(sync_wait_ms(LONG_MAX) < INT_MAX);
+
 	if (timeout) {
-		/* msecs_to_jiffies() takes 32 bits: clamp, do not truncate. */
 		wait = timeout < 0 ? MAX_SCHEDULE_TIMEOUT :
-			  msecs_to_jiffies(min_t(long, timeout, UINT_MAX));
+			  msecs_to_jiffies(sync_wait_ms(timeout));
 		ret = dma_fence_wait_timeout(fence->fence, true, wait);
 		if (ret < 0)
 			return ret;

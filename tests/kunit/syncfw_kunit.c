@@ -567,16 +567,20 @@ static void late_advance_fn(struct work_struct *work)
 	advance(late->obj, 1);
 }
 
-/* 2^32 ms must not truncate to 0 ms (an immediate -ETIME). */
+/*
+ * 2^32 ms (LONG_MAX on 32-bit, where a long cannot hold it) must not
+ * truncate to 0 ms, an immediate -ETIME.
+ */
 static void huge_timeout_waits(struct kunit *test)
 {
 	struct syncfw_timeline *obj = new_timeline(test);
 	struct sync_fence *fence = new_fence(test, obj, 1);
 	struct late_advance late = { .obj = obj };
+	long two_to_32 = min_t(u64, 1ULL << 32, LONG_MAX);
 
 	INIT_DELAYED_WORK_ONSTACK(&late.work, late_advance_fn);
 	schedule_delayed_work(&late.work, msecs_to_jiffies(50));
-	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, 1L << 32), 0);
+	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, two_to_32), 0);
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(fence, LONG_MAX), 0);
 	flush_delayed_work(&late.work);
 	destroy_delayed_work_on_stack(&late.work);
