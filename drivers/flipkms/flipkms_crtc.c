@@ -108,6 +108,22 @@ static bool flipkms_delay_signal(struct flipkms_output *out, u64 seqno,
 	return true;
 }
 
+/* The latest stamp a delayed signal not yet done will carry, or 0. */
+static ktime_t flipkms_delayed_until(struct flipkms_output *out)
+{
+	struct flipkms_delayed_signal *d;
+	unsigned long flags;
+	ktime_t until = 0;
+
+	spin_lock_irqsave(&out->lock, flags);
+	list_for_each_entry(d, &out->delayed, link) {
+		if (!d->done && ktime_after(d->when, until))
+			until = d->when;
+	}
+	spin_unlock_irqrestore(&out->lock, flags);
+	return until;
+}
+
 /* Teardown: every delayed signal is signalled now, and every timer done. */
 static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 {
@@ -144,23 +160,31 @@ static void flipkms_flush_delayed_signals(struct flipkms_output *out)
  * are equal). A signal delay (fault injection) takes the fences off the
  * events, which then cannot signal them, and signals them later.
  */
-static void flipkms_latch(struct flipkms_output *out, u64 seqno,
-			  struct list_head *events, ktime_t when)
+void flipkms_latch(struct flipkms_output *out, u64 seqno,
+		   struct list_head *events, ktime_t when)
 {
 	u32 delay_us = READ_ONCE(out->signal_delay_us);
 	int error = atomic_xchg(&out->fence_error, 0);
 	struct drm_device *drm = out->crtc.dev;
 	struct drm_pending_vblank_event *e, *next;
+	ktime_t at = ktime_add_us(when, delay_us);
+	ktime_t until = flipkms_delayed_until(out);
 	unsigned long flags;
 	bool delayed;
 
 	if (error)
 		flipkms_timeline_fail(out->timeline, seqno, -error);
 
-	delayed = delay_us &&
-		  flipkms_delay_signal(out, seqno, ktime_add_us(when, delay_us));
+	/*
+	 * A signal delay lowered while earlier signals wait: this commit's
+	 * fence waits for theirs and carries their stamp, rather than signal
+	 * them early with its own.
+	 */
+	if (ktime_after(until, at))
+		at = until;
+	delayed = ktime_after(at, when) && flipkms_delay_signal(out, seqno, at);
 	trace_flipkms_latch(drm_crtc_index(&out->crtc), seqno, when,
-			    delayed ? ktime_add_us(when, delay_us) : when, -error);
+			    delayed ? at : when, -error);
 	if (delayed) {
 		list_for_each_entry(e, events, base.link) {
 			dma_fence_put(e->base.fence);
@@ -210,7 +234,8 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 	spin_unlock_irqrestore(&out->lock, flags);
 
 	if (pending) {
-		flipkms_latch(out, seqno, &events, when);
+		/* Held while compositions of @old must read its buffers. */
+		flipkms_latch_shown(out, old, seqno, &events, when);
 		drm_crtc_vblank_put(&out->crtc);
 	}
 	/* Releasing queues work, a wake-up: after the waiters' wake-ups. */
@@ -256,9 +281,19 @@ static int flipkms_enable_vblank(struct drm_crtc *crtc)
 	struct drm_vblank_crtc *vblank = &crtc->dev->vblank[drm_crtc_index(crtc)];
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
 	ktime_t now = ktime_get();
+	s64 period;
 
 	drm_calc_timestamping_constants(crtc, &crtc->mode);
-	out->period = ns_to_ktime(vblank->framedur_ns);
+	period = vblank->framedur_ns;
+	/*
+	 * atomic_check let no other period through; a timer re-armed every
+	 * nanosecond would never leave the hard-irq.
+	 */
+	if (WARN_ONCE(period < FLIPKMS_MIN_PERIOD_NS || period > FLIPKMS_MAX_PERIOD_NS,
+		      "flipkms: [CRTC:%d] vblank period %lld ns out of range\n",
+		      crtc->base.id, period))
+		period = clamp(period, FLIPKMS_MIN_PERIOD_NS, FLIPKMS_MAX_PERIOD_NS);
+	out->period = ns_to_ktime(period);
 	WRITE_ONCE(out->last_vblank, now);
 	WRITE_ONCE(out->vblank_on, true);
 	hrtimer_start(&out->vblank_timer, ktime_add(now, out->period),
@@ -447,16 +482,75 @@ static enum drm_mode_status flipkms_crtc_mode_valid(struct drm_crtc *crtc,
 		return MODE_BAD_VVALUE;
 	if (refresh < FLIPKMS_MIN_REFRESH || refresh > FLIPKMS_MAX_REFRESH)
 		return MODE_BAD;
+	if (mode->flags & DRM_MODE_FLAG_INTERLACE)
+		return MODE_NO_INTERLACE;
+	if (mode->flags & DRM_MODE_FLAG_DBLSCAN)
+		return MODE_NO_DBLESCAN;
+	if (mode->vscan > 1)
+		return MODE_NO_VSCAN;
 
 	return MODE_OK;
 }
 
-/* A gamma LUT must have exactly the advertised number of entries. */
+/*
+ * The vblank timer runs on the frame duration drm_calc_timestamping_constants()
+ * computes from the adjusted mode: crtc_htotal x crtc_vtotal (vscan and
+ * doublescan folded into crtc_vtotal by drm_mode_set_crtcinfo(), interlace
+ * halving it twice) in a signed 32-bit product. mode_valid's refresh rate
+ * does not see that product overflow, so a mode whose refresh reads 60 Hz
+ * can give a period of a few ns or a negative one: the timer would then
+ * re-fire without end in hard-irq. Only a period computed in 64 bits
+ * within the refresh range, from a product the core computes exactly, is
+ * accepted; interlace, doublescan and vscan, of no use to a virtual CRTC,
+ * are refused.
+ */
+static int flipkms_crtc_check_timing(struct drm_crtc *crtc,
+				     const struct drm_display_mode *mode)
+{
+	u64 frame = (u64)mode->crtc_htotal * mode->crtc_vtotal;
+	u64 period;
+
+	if (mode->flags & (DRM_MODE_FLAG_INTERLACE | DRM_MODE_FLAG_DBLSCAN) ||
+	    mode->vscan > 1) {
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d] interlace, doublescan and vscan are not supported\n",
+			       crtc->base.id);
+		return -EINVAL;
+	}
+	if (mode->crtc_clock <= 0 || !frame || frame > INT_MAX) {
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d] clock %d kHz, %d x %d total: no frame duration\n",
+			       crtc->base.id, mode->crtc_clock, mode->crtc_htotal,
+			       mode->crtc_vtotal);
+		return -EINVAL;
+	}
+	period = div_u64(frame * NSEC_PER_MSEC, mode->crtc_clock);
+	if (period < FLIPKMS_MIN_PERIOD_NS || period > FLIPKMS_MAX_PERIOD_NS) {
+		drm_dbg_atomic(crtc->dev,
+			       "[CRTC:%d] frame duration %llu ns is outside %lld-%lld ns\n",
+			       crtc->base.id, period, FLIPKMS_MIN_PERIOD_NS,
+			       FLIPKMS_MAX_PERIOD_NS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The mode must give the vblank timer a sane period; a gamma LUT must have
+ * exactly the advertised number of entries.
+ */
 static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
 	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
 	struct drm_property_blob *lut = crtc_state->gamma_lut;
+	int ret;
+
+	if (crtc_state->enable) {
+		ret = flipkms_crtc_check_timing(crtc, &crtc_state->adjusted_mode);
+		if (ret)
+			return ret;
+	}
 
 	if (lut && drm_color_lut_size(lut) != FLIPKMS_LUT_SIZE) {
 		drm_dbg_atomic(crtc->dev, "[CRTC:%d] gamma LUT has %d entries, not %d\n",
@@ -516,10 +610,11 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		if (frame)
 			flipkms_writeback_latched(out, frame);
 		spin_unlock_irq(&out->lock);
-		flipkms_frame_put(old);
 		trace_flipkms_commit_flush(drm_crtc_index(crtc), seqno,
 					   ktime_get(), false);
-		flipkms_latch(out, seqno, &now, READ_ONCE(out->last_vblank));
+		flipkms_latch_shown(out, old, seqno, &now,
+				    READ_ONCE(out->last_vblank));
+		flipkms_frame_put(old);
 		return;
 	}
 

@@ -30,11 +30,18 @@
 #define FLIPKMS_MAX_HEIGHT	8192
 #define FLIPKMS_MIN_REFRESH	30
 #define FLIPKMS_MAX_REFRESH	240
+/*
+ * The vblank periods of those rates as drm_mode_vrefresh() rounds them,
+ * from 1/240.5 s to 1/29.5 s: the vblank timer runs at no other.
+ */
+#define FLIPKMS_MIN_PERIOD_NS	(2 * (s64)NSEC_PER_SEC / (2 * FLIPKMS_MAX_REFRESH + 1))
+#define FLIPKMS_MAX_PERIOD_NS	(2 * (s64)NSEC_PER_SEC / (2 * FLIPKMS_MIN_REFRESH - 1))
 /* Entries of the GAMMA_LUT, as many as most hardware offers. */
 #define FLIPKMS_LUT_SIZE	256
 
 struct flipkms_frame;
 struct flipkms_infences;
+struct flipkms_pixel;
 struct flipkms_timeline;
 
 /* Vblanks whose CRC may wait for a composition; later ones are dropped. */
@@ -120,6 +127,11 @@ struct flipkms_crc_request {
  * @wb_jobs:		writeback jobs queued, oldest first, under @lock
  * @wb_work:		writes latched frames into their jobs' buffers
  * @wb_prepared:	jobs prepared and not yet cleaned up
+ * @held:		latches whose fences and events wait for compositions
+ *			of the frame they replaced, in order, under @lock
+ * @release_work:	completes them (flipkms_composer.c)
+ * @held_latches:	latches held so far
+ * @held_lost:		latches not held for want of memory
  */
 struct flipkms_output {
 	struct drm_crtc crtc;
@@ -171,6 +183,11 @@ struct flipkms_output {
 	struct list_head wb_jobs;
 	struct work_struct wb_work;
 	atomic_t wb_prepared;
+
+	struct list_head held;
+	struct work_struct release_work;
+	atomic64_t held_latches;
+	atomic64_t held_lost;
 };
 
 /**
@@ -214,6 +231,8 @@ void flipkms_crtc_fini(struct flipkms_output *out);
 void flipkms_assign_seqnos(struct drm_atomic_state *state);
 void flipkms_stall_commits(struct drm_atomic_state *state);
 struct flipkms_frame *flipkms_output_shown(struct flipkms_output *out);
+void flipkms_latch(struct flipkms_output *out, u64 seqno,
+		   struct list_head *events, ktime_t when);
 
 /* flipkms_frame.c */
 int flipkms_frame_alloc(struct flipkms_crtc_state *fstate);
@@ -242,7 +261,8 @@ void flipkms_composer_vblank(struct flipkms_output *out);
 int flipkms_composer_init(struct flipkms_output *out);
 void flipkms_composer_fini(struct flipkms_output *out);
 int flipkms_compose_into(const struct flipkms_frame *frame,
-			 const struct drm_framebuffer *fb, void *vaddr);
+			 const struct drm_framebuffer *fb, void *vaddr,
+			 struct flipkms_pixel *line);
 
 /* flipkms_writeback.c */
 int flipkms_writeback_init(struct flipkms_output *out);

@@ -13,6 +13,16 @@
  *   a property id that does not exist             an error (ENOENT)
  *   a second nonblocking flip while one is pending EBUSY
  *
+ * and, on flipkms, modes whose refresh rate reads 30-240 Hz but whose frame
+ * duration as the DRM core computes it (drm_calc_timestamping_constants():
+ * a signed 32-bit crtc_htotal x crtc_vtotal, with vscan and doublescan
+ * folded into crtc_vtotal by drm_mode_set_crtcinfo(), an interlaced one
+ * halved twice) is tiny, negative or beyond 240 Hz, committed with no plane
+ * as any DRM master can: EINVAL. A vblank timer on such a mode re-fires
+ * without end in hard-irq and the guest hangs, so a flip completing after
+ * them shows the guest alive. (6.1's vkms takes these modes: the cases are
+ * skipped there.)
+ *
  * and then 1000 such failing commits in a row change nothing in
  * /proc/self/fd, and each failure after the out-fence was set up leaves -1
  * in the OUT_FENCE_PTR slot.
@@ -200,6 +210,104 @@ static void test_bad_modes(void)
 	check_crtc_works("crtc-works-after-bad-modes");
 }
 
+/* A blocking modeset of the CRTC to @mode with no plane on it. 0 or -errno. */
+static int modeset_no_plane(const drmModeModeInfo *mode)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	uint32_t blob = 0;
+	int ret;
+
+	require(req != NULL, "drmModeAtomicAlloc");
+	require(drmModeCreatePropertyBlob(dev.fd, mode, sizeof(*mode), &blob) == 0, "mode blob");
+	add(req, kpipe.connector_id, kpipe.conn_props.crtc_id, kpipe.crtc_id);
+	add(req, kpipe.crtc_id, kpipe.crtc_props.mode_id, blob);
+	add(req, kpipe.crtc_id, kpipe.crtc_props.active, 1);
+	add(req, kpipe.primary_id, kpipe.primary_props.fb_id, 0);
+	add(req, kpipe.primary_id, kpipe.primary_props.crtc_id, 0);
+	errno = 0;
+	ret = drmModeAtomicCommit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ? -errno : 0;
+	drmModeAtomicFree(req);
+	drmModeDestroyPropertyBlob(dev.fd, blob);
+	return ret;
+}
+
+static drmModeModeInfo make_mode(uint32_t clock, uint16_t hd, uint16_t hss, uint16_t hse,
+				 uint16_t ht, uint16_t vd, uint16_t vss, uint16_t vse, uint16_t vt,
+				 uint16_t vscan, uint32_t flags)
+{
+	drmModeModeInfo m = {
+		.clock = clock, .hdisplay = hd, .hsync_start = hss, .hsync_end = hse,
+		.htotal = ht, .vdisplay = vd, .vsync_start = vss, .vsync_end = vse,
+		.vtotal = vt, .vscan = vscan, .flags = flags, .type = DRM_MODE_TYPE_USERDEF,
+	};
+
+	snprintf(m.name, sizeof(m.name), "%ux%u", hd, vd);
+	return m;
+}
+
+/*
+ * The frame durations in the comments are the core's (32-bit) ones, from
+ * its arithmetic compiled on the host; each mode passes
+ * drm_mode_validate_basic() and its drm_mode_vrefresh() is in 30-240 Hz.
+ */
+static void test_bad_timings(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t clock;
+		uint16_t h[4], v[4], vscan;
+		uint32_t flags;
+	} bad[] = {
+		/* 60 Hz, framedur 8589 ns: a 116 kHz timer */
+		{ "vscan-32999-8589ns", 130135516, { 320, 321, 322, 327 }, { 200, 200, 201, 201 },
+		  32999, 0 },
+		/* 60 Hz, framedur -819044 ns: a timer that never stops */
+		{ "vscan-33616-negative", 130136276, { 320, 320, 321, 321 }, { 200, 200, 201, 201 },
+		  33616, 0 },
+		/* 60 Hz, framedur -759788975 ns */
+		{ "dblscan-40000x30000-negative", 144000000, { 1920, 1920, 1920, 40000 },
+		  { 1080, 1080, 1080, 30000 }, 0, DRM_MODE_FLAG_DBLSCAN },
+		/* 240 Hz by its field rate; the core halves it twice: a 481 Hz timer */
+		{ "interlaced-481hz", 50400, { 640, 656, 752, 800 }, { 480, 490, 492, 525 }, 0,
+		  DRM_MODE_FLAG_INTERLACE },
+		/* harmless periods, but vscan and doublescan are refused outright */
+		{ "vscan-2-60hz", 7887, { 320, 321, 322, 327 }, { 200, 200, 201, 201 }, 2, 0 },
+		{ "dblscan-60hz", 7887, { 320, 321, 322, 327 }, { 200, 200, 201, 201 }, 0,
+		  DRM_MODE_FLAG_DBLSCAN },
+		/* 65535 x 65535 overflows an int: drm_mode_vrefresh() reads 0 */
+		{ "total-65535x65535", 257698037, { 1920, 1920, 1920, 65535 },
+		  { 1080, 1080, 1080, 65535 }, 0, 0 },
+	};
+	drmModeModeInfo m;
+	char name[96];
+	unsigned int i;
+	int ret;
+
+	if (strcmp(dev.driver, "flipkms")) {
+		skip("mode-bad-timings", "%s takes these modes (its vblank timer would hang the guest)",
+		     dev.driver);
+		return;
+	}
+	/* The same shape at an honest 60 Hz is taken: the refusals are the timing's. */
+	begin("mode-320x200-60hz-accepted");
+	m = make_mode(3944, 320, 321, 322, 327, 200, 200, 201, 201, 0, 0);
+	ret = modeset_no_plane(&m);
+	check("mode-320x200-60hz-accepted", ret == 0, "expected success, got %s", errno_name(-ret));
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(name, sizeof(name), "mode-%s-einval", bad[i].name);
+		begin(name);
+		m = make_mode(bad[i].clock, bad[i].h[0], bad[i].h[1], bad[i].h[2], bad[i].h[3],
+			      bad[i].v[0], bad[i].v[1], bad[i].v[2], bad[i].v[3], bad[i].vscan,
+			      bad[i].flags);
+		ret = modeset_no_plane(&m);
+		check(name, ret == -EINVAL, "expected EINVAL, got %s", errno_name(-ret));
+	}
+
+	require(kms_modeset(&dev, &kpipe, NULL, &fb[0]) == 0, "modeset again");
+	check_crtc_works("crtc-works-after-bad-timings");
+}
+
 /*
  * Right after an event the next vblank is a frame away, so a second flip
  * straight after a first must find it pending. Tries 3 times, so that one
@@ -336,6 +444,7 @@ int main(int argc, char **argv)
 	check_refused("src-beyond-fb", FAULT_SRC_BEYOND_FB, 0, 0);
 	test_disabled_crtc();
 	test_bad_modes();
+	test_bad_timings();
 	test_ebusy();
 	test_many_failures();
 
