@@ -10,7 +10,9 @@ trap 'rm -f "$manifest"' EXIT
 cat >"$manifest" <<MANIFEST
 lean  quiet-before  30  true
 lean  warns         30  modprobe -d "\$FLIPFENCE_MODROOT" ffwarn
-lean  quiet-after   30  true
+lean  quiet-after   30  modprobe -r -d "\$FLIPFENCE_MODROOT" ffwarn
+lean  warns-late    30  (sleep 2; modprobe -d "\$FLIPFENCE_MODROOT" ffwarn) >/dev/null 2>&1 &
+lean  quiet-last    30  sleep 4
 MANIFEST
 out=$(scripts/vm -k lean -m none -- tests/runner -f "$manifest" 2>/dev/null)
 rc=$?
@@ -25,5 +27,12 @@ if echo "$out" | grep -qx 'ok - quiet-before' && echo "$out" | grep -qx 'ok - qu
 else
 	fail runner-passes-quiet-tests "got: $out"
 fi
-check_eq runner-summary "2 passed, 1 failed" "$(echo "$out" | tail -1)"
+# A splat after its test ended is that test's, not the next one's.
+if echo "$out" | grep -q '^not ok - warns-late/after-it-ended: kernel splat' &&
+	echo "$out" | grep -qx 'ok - warns-late' && echo "$out" | grep -qx 'ok - quiet-last'; then
+	pass runner-late-splat-on-its-test
+else
+	fail runner-late-splat-on-its-test "got: $(echo "$out" | grep -E 'warns-late|quiet-last')"
+fi
+check_eq runner-summary "4 passed, 2 failed" "$(echo "$out" | tail -1)"
 done_testing
