@@ -11,6 +11,8 @@
 #   different  flipfence takes half the time, makes twice the rate and
 #              offsets 10 units higher: every compared row reads better
 #              (offsets: higher); highrate3 is flipkms only
+#   void       "different" whose A/A control reads a difference: the
+#              report says no verdict stands
 #   failed     "different" with flipfence's fliplat round 3 failed and
 #              mainline's presentlat round 5 missing: the report names
 #              both, the rows say 6 of 7 rounds, verdicts stand, exit 0
@@ -47,9 +49,10 @@ round() {
 		frames_per_s: (6 * $r), fps: (9 * $r) }' >"$1"
 }
 
-# run NAME FLIPFENCE-SCALE FLIPFENCE-RATE FLIPFENCE-OFFSET SHARED: a results
-# directory with 7 rounds of both sides (SHARED: both sides' noise is
-# flipfence's, so identical figures when the rest is 1 1 0).
+# run NAME FLIPFENCE-SCALE FLIPFENCE-RATE FLIPFENCE-OFFSET SHARED [CONTROL-RATE]:
+# a results directory with 7 rounds of both sides (SHARED: both sides' noise
+# is flipfence's, so identical figures when the rest is 1 1 0); the A/A
+# control row's first side makes CONTROL-RATE times the rate (default 1).
 run() {
 	local d=$dir/$1 i name z_f z_m
 	mkdir -p "$d"
@@ -60,10 +63,16 @@ run() {
 		z_f=${z_flipfence[i - 1]}
 		z_m=${z_mainline[i - 1]}
 		[ "$5" = shared ] && z_m=$z_f
-		for name in sync fliplat compose presentlat kmscube highrate highrate3; do
-			round "$d/$name-flipfence-$i.json" \
-				"$(awk -v s="$2" -v z="$z_f" 'BEGIN { print s * exp(0.05 * z) }')" \
-				"$(awk -v s="$3" -v z="$z_f" 'BEGIN { print s * exp(-0.05 * z) }')" "$4"
+		for name in sync fliplat compose control presentlat kmscube highrate highrate3; do
+			# The A/A control is the same code on both sides, unless
+			# the run says otherwise (CONTROL-SCALE).
+			if [ $name = control ]; then
+				round "$d/$name-flipfence-$i.json" 1 "$(awk -v s="${6:-1}" -v z="$z_f" 'BEGIN { print s * exp(-0.05 * z) }')" 0
+			else
+				round "$d/$name-flipfence-$i.json" \
+					"$(awk -v s="$2" -v z="$z_f" 'BEGIN { print s * exp(0.05 * z) }')" \
+					"$(awk -v s="$3" -v z="$z_f" 'BEGIN { print s * exp(-0.05 * z) }')" "$4"
+			fi
 			[ $name = highrate3 ] && continue
 			round "$d/$name-mainline-$i.json" \
 				"$(awk -v z="$z_m" 'BEGIN { print exp(0.05 * z) }')" \
@@ -99,7 +108,7 @@ run different 0.5 2 10 independent
 report different
 check_eq different-exit 0 "$?"
 check_eq different-times-and-rates-better "flipfence better" \
-	"$(jq -r '[.rows[] | select(.compared and .kind != "offset") | .verdict] | unique | join(",")' "$dir/different/report.json")"
+	"$(jq -r '[.rows[] | select(.compared and .kind != "offset" and .group != "control") | .verdict] | unique | join(",")' "$dir/different/report.json")"
 check_eq different-offsets-higher "flipfence higher" \
 	"$(jq -r '[.rows[] | select(.compared and .kind == "offset") | .verdict] | unique | join(",")' "$dir/different/report.json")"
 check_eq different-composer-ratio-2 2 "$(jq -r '.rows[] | select(.group == "composer") | .ratio * 10 | round / 10' "$dir/different/report.json")"
@@ -107,6 +116,16 @@ check_eq different-highrate3-apart "flipkms only" \
 	"$(jq -r '[.rows[] | select(.group == "highrate3") | .verdict] | unique | join(",")' "$dir/different/report.json")"
 check_eq different-rows-decided "$(jq '[.rows[] | select(.compared)] | length' "$dir/different/report.json")" \
 	"$(jq -r .method.rows_decided "$dir/different/report.json")"
+
+check_eq different-control-no-difference "no difference" \
+	"$(jq -r '.rows[] | select(.group == "control") | .verdict' "$dir/different/report.json")"
+check_eq different-not-void 0 "$(grep -c '^VOID' "$dir/different/report.txt")"
+
+run void 0.5 2 10 independent 2
+report void
+check_eq void-exit 0 "$?"
+check_eq void-flagged true "$(jq -r .void "$dir/void/report.json")"
+check_eq void-txt-says-so 1 "$(grep -c '^VOID: the A/A control (flipkms against itself) reads "flipfence better"' "$dir/void/report.txt")"
 
 mkdir -p "$dir/failed"
 cp "$dir/different/"*-[0-9].json "$dir/different/system.json" "$dir/failed/"

@@ -67,6 +67,9 @@ one() {
 		# kms_open() says which card it took on stdout, as a comment: keep the JSON.
 		"$bin/compose-bench" -t 3 "$([ "$side" = mainline ] && echo vkms || echo flipkms)" |
 			grep "^{" >"$file" ;;
+	control)
+		# A/A: flipkms on both "sides", to show what noise alone reads.
+		"$bin/compose-bench" -t 3 flipkms | grep "^{" >"$file" ;;
 	highrate | highrate3)
 		# highrate: one CRTC on each side; highrate3: flipkms's three
 		# outputs all flipping, flipkms only.
@@ -130,7 +133,7 @@ measure() {
 	done
 }
 
-for name in sync fliplat compose; do
+for name in sync fliplat compose control; do
 	measure $name both
 done
 # Like for like: Weston takes the preferred mode, 1024x768 on vkms 6.1
