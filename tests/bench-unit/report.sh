@@ -46,7 +46,7 @@ round() {
 		flips_counted: 2000,
 		counts: { missed_vblanks: (2 + 10 * $o), presented: 300, msc_unknown: 0,
 			  at_next_vblank: (120 * $r | floor) },
-		frames_per_s: (6 * $r), fps: (9 * $r) }' >"$1"
+		frames_per_s: (6 * $r), frames_per_vblank: (0.1 * $r), fps: (9 * $r) }' >"$1"
 }
 
 # run NAME FLIPFENCE-SCALE FLIPFENCE-RATE FLIPFENCE-OFFSET SHARED [CONTROL-RATE]:
