@@ -16,10 +16,18 @@
 #   failed     "different" with flipfence's fliplat round 3 failed and
 #              mainline's presentlat round 5 missing: the report names
 #              both, the rows say 6 of 7 rounds, verdicts stand, exit 0
+#
+# usage: tests/bench-unit/report.sh [KEEP-DIR]   (KEEP-DIR: leave the four
+# results directories and their reports there, to read them)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+if [ $# -gt 0 ]; then
+	dir=$1
+	mkdir -p "$dir" || exit 1
+else
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+fi
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
