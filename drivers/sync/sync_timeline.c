@@ -105,6 +105,7 @@ struct syncfw_timeline *sync_timeline_create(const struct sync_timeline_ops *ops
 	spin_lock_init(&obj->lock);
 	spin_lock_init(&obj->list_lock);
 	INIT_LIST_HEAD(&obj->active_list);
+	obj->active_tree = RB_ROOT;
 	INIT_LIST_HEAD(&obj->pt_list);
 
 	spin_lock_irq(&sync_timeline_list_lock);
@@ -152,17 +153,70 @@ static int sync_pt_status_locked(struct syncfw_pt *pt)
 }
 
 /*
+ * Call with the timeline's list_lock held: put a published point on the
+ * active list, after the points with a lower or equal seqno on an ordered
+ * timeline (found through the tree, so publishing is O(log n) whatever the
+ * order of the seqnos), at the end on an unordered one.
+ */
+static void sync_pt_activate(struct syncfw_timeline *obj, struct syncfw_pt *pt)
+{
+	struct rb_node **link = &obj->active_tree.rb_node, *parent = NULL;
+	struct rb_node *prev;
+
+	if (obj->ops->unordered) {
+		list_add_tail(&pt->active_link, &obj->active_list);
+		return;
+	}
+
+	while (*link) {
+		parent = *link;
+		if (pt->base.seqno < rb_entry(parent, struct syncfw_pt,
+					      active_node)->base.seqno)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&pt->active_node, parent, link);
+	rb_insert_color(&pt->active_node, &obj->active_tree);
+
+	prev = rb_prev(&pt->active_node);
+	list_add(&pt->active_link,
+		 prev ? &rb_entry(prev, struct syncfw_pt, active_node)->active_link :
+			&obj->active_list);
+}
+
+/* Call with the timeline's list_lock held: take @pt off the active list. */
+static void sync_pt_deactivate(struct syncfw_timeline *obj, struct syncfw_pt *pt)
+{
+	list_del_init(&pt->active_link);
+	if (!RB_EMPTY_NODE(&pt->active_node)) {
+		rb_erase(&pt->active_node, &obj->active_tree);
+		RB_CLEAR_NODE(&pt->active_node);
+	}
+}
+
+/*
  * Take every active point the implementation (or the timeline's
- * destruction) has settled off the active list and signal it. Each point
- * is pinned while it is signalled: a fence callback may drop what was its
- * last reference. A point whose last reference is already gone is
- * skipped; nobody can see it, and its release is waiting for list_lock.
+ * destruction) has settled off the active list and signal it. On an
+ * ordered timeline the list is in seqno order and the walk stops at the
+ * first point not reached, so a signal costs the points it signals, not
+ * all that are pending, and they signal in seqno order, as dma_fence wants
+ * of one context: every callback of a point has run before the next point
+ * signals. Points signalled together carry one timestamp (the given one,
+ * or the time now), so timestamps never decrease along the timeline.
+ *
+ * Each point is pinned while it is signalled: a fence callback may drop
+ * what was its last reference. A point whose last reference is already
+ * gone is skipped; nobody can see it, and its release is waiting for
+ * list_lock.
  */
 static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
 				     const ktime_t *timestamp)
 {
+	bool ordered = !obj->ops->unordered;
 	struct syncfw_pt *pt, *next;
 	LIST_HEAD(reached);
+	ktime_t when;
 	int status;
 
 	lockdep_assert_held(&obj->lock);
@@ -170,21 +224,28 @@ static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
 	spin_lock(&obj->list_lock);
 	list_for_each_entry_safe(pt, next, &obj->active_list, active_link) {
 		status = sync_pt_status_locked(pt);
-		if (!status || !dma_fence_get_rcu(&pt->base))
+		if (!status) {
+			if (ordered)
+				break;
+			continue;
+		}
+		if (!dma_fence_get_rcu(&pt->base))
 			continue;
 		if (status < 0)
 			dma_fence_set_error(&pt->base, status);
-		list_move_tail(&pt->active_link, &reached);
+		sync_pt_deactivate(obj, pt);
+		list_add_tail(&pt->active_link, &reached);
 	}
 	spin_unlock(&obj->list_lock);
+
+	if (list_empty(&reached))
+		return;
+	when = timestamp ? *timestamp : ktime_get();
 
 	/* Only this function can reach the pinned points on its own list. */
 	list_for_each_entry_safe(pt, next, &reached, active_link) {
 		list_del_init(&pt->active_link);
-		if (timestamp)
-			dma_fence_signal_timestamp_locked(&pt->base, *timestamp);
-		else
-			dma_fence_signal_locked(&pt->base);
+		dma_fence_signal_timestamp_locked(&pt->base, when);
 		trace_syncfw_pt_signaled(pt);
 		dma_fence_put(&pt->base);
 	}
@@ -194,8 +255,10 @@ static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
  * sync_timeline_signal_locked() - signal the points that have been reached
  * @obj: the timeline, whose lock the caller holds
  *
- * Asks &sync_timeline_ops.has_signaled of every active point and signals
- * those that have signalled or failed, stamped with the current time.
+ * Asks &sync_timeline_ops.has_signaled of the active points, from the
+ * lowest seqno up to the first that has not been reached (of every one on
+ * an unordered timeline), and signals those that have signalled or
+ * failed, in that order, all stamped with the current time.
  * Call it in the critical section that advanced the timeline. Fence
  * callbacks run before it returns.
  */
@@ -321,6 +384,7 @@ struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 	kref_get(&parent->kref);
 	pt->parent = parent;
 	INIT_LIST_HEAD(&pt->active_link);
+	RB_CLEAR_NODE(&pt->active_node);
 	INIT_LIST_HEAD(&pt->pt_link);
 	dma_fence_init(&pt->base, &sync_pt_fence_ops, &parent->lock,
 		       parent->ops->unordered ? dma_fence_context_alloc(1) :
@@ -355,7 +419,7 @@ void sync_pt_publish(struct syncfw_pt *pt)
 	spin_lock(&obj->list_lock);
 	list_add_tail(&pt->pt_link, &obj->pt_list);
 	if (!status)
-		list_add_tail(&pt->active_link, &obj->active_list);
+		sync_pt_activate(obj, pt);
 	spin_unlock(&obj->list_lock);
 
 	if (status < 0)
@@ -410,7 +474,7 @@ static void sync_pt_release(struct dma_fence *fence)
 	if (sync_pt_published(pt))
 		list_del(&pt->pt_link);
 	if (!list_empty(&pt->active_link))
-		list_del(&pt->active_link);
+		sync_pt_deactivate(parent, pt);
 	spin_unlock_irqrestore(&parent->list_lock, flags);
 
 	if (parent->ops->free_pt)

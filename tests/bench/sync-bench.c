@@ -10,6 +10,10 @@
  *                        after another with SYNC_IOC_MERGE (n - 1 merges),
  *                        then the timelines advanced and the merged fence
  *                        waited for (merge_ns and signal_wait_ns)
+ *   inc_pending[p]       per SW_SYNC_IOC_INC that signals nothing, with p
+ *                        fences pending on the timeline (1, 1000, 100000;
+ *                        far ahead of it): what a signal costs beyond the
+ *                        points it signals
  *
  * usage: sync-bench [-n FENCES] NODE
  */
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "sync.h"
 
@@ -101,9 +106,55 @@ static void merge_ways(const char *node, int ways, int reps, double *merge_ns, d
 	*wait_ns = (double)waiting / reps;
 }
 
+/* Room for @fds descriptors besides stdio (root may raise the hard limit). */
+static void want_fds(rlim_t fds)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("getrlimit");
+	if (rl.rlim_cur >= fds + 16)
+		return;
+	rl.rlim_cur = fds + 16;
+	if (rl.rlim_max < rl.rlim_cur)
+		rl.rlim_max = rl.rlim_cur;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		die("setrlimit RLIMIT_NOFILE");
+}
+
+/*
+ * The mean cost of @incs increments by 1 of a timeline with @pending
+ * fences that none of them reaches (they wait at 2^30 and up).
+ */
+static double inc_pending(const char *node, unsigned int pending, unsigned int incs)
+{
+	int tl = open_timeline(node), *f = calloc(pending, sizeof(*f));
+	unsigned int i;
+	int64_t start, took;
+
+	if (!f)
+		die("calloc");
+	for (i = 0; i < pending; i++) {
+		f[i] = sw_sync_fence_create(tl, "pending", (1u << 30) + i);
+		if (f[i] < 0)
+			die("create pending fence");
+	}
+	start = now_ns();
+	for (i = 0; i < incs; i++)
+		if (sw_sync_timeline_inc(tl, 1))
+			die("inc");
+	took = now_ns() - start;
+	for (i = 0; i < pending; i++)
+		close(f[i]);
+	free(f);
+	close(tl);
+	return (double)took / incs;
+}
+
 int main(int argc, char **argv)
 {
 	static const int ways[] = { 2, 8, 32, 128 };
+	static const unsigned int pending[] = { 1, 1000, 100000 };
 	unsigned int n = 20000;
 	double per, merge_ns, wait_ns;
 	int opt, i;
@@ -128,6 +179,11 @@ int main(int argc, char **argv)
 		       "\"signal_wait_ns\": %.0f }", i ? ", " : "", ways[i], merge_ns,
 		       merge_ns / ways[i], wait_ns);
 	}
+	printf("], \"inc_pending\": [");
+	want_fds(pending[2]);
+	for (i = 0; i < 3; i++)
+		printf("%s{ \"pending\": %u, \"inc_ns\": %.0f }", i ? ", " : "", pending[i],
+		       inc_pending(argv[optind], pending[i], 1000));
 	printf("] }\n");
 	return 0;
 }

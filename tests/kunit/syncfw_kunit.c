@@ -27,7 +27,7 @@ struct test_timeline {
 };
 
 /* How often the ops ran, across the test running now. */
-static atomic_t pts_freed, timelines_released;
+static atomic_t pts_freed, timelines_released, has_signaled_calls;
 
 static struct test_timeline *to_test_timeline(struct syncfw_timeline *obj)
 {
@@ -36,6 +36,7 @@ static struct test_timeline *to_test_timeline(struct syncfw_timeline *obj)
 
 static int test_has_signaled(struct syncfw_pt *pt)
 {
+	atomic_inc(&has_signaled_calls);
 	return to_test_timeline(pt->parent)->value >= pt->base.seqno;
 }
 
@@ -79,6 +80,7 @@ static int syncfw_test_init(struct kunit *test)
 {
 	atomic_set(&pts_freed, 0);
 	atomic_set(&timelines_released, 0);
+	atomic_set(&has_signaled_calls, 0);
 	return 0;
 }
 
@@ -303,6 +305,78 @@ static void reached_bare_point_born_signalled(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, signalled_bit(&ahead->base));
 	advance(obj, 6);
 	KUNIT_EXPECT_TRUE(test, signalled_bit(&ahead->base));
+}
+
+/* Which of several callbacks ran when: 1 for the first, 2 for the next. */
+struct order_probe {
+	struct dma_fence_cb cb;
+	atomic_t *clock;
+	int when;
+};
+
+static void order_probe_cb(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct order_probe *probe = container_of(cb, struct order_probe, cb);
+
+	probe->when = atomic_inc_return(probe->clock);
+}
+
+/*
+ * dma_fence: the fences of one context signal in seqno order. A point
+ * published after a later one still signals first, every callback of it
+ * before the later point signals, and its timestamp is not after the
+ * later point's.
+ */
+static void reached_points_signal_in_seqno_order(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct sync_fence *late = new_fence(test, obj, 10);
+	struct sync_fence *early = new_fence(test, obj, 5);
+	atomic_t clock = ATOMIC_INIT(0);
+	struct order_probe p_early = { .clock = &clock };
+	struct order_probe p_late = { .clock = &clock };
+
+	/* Not ASSERT: the advance must run the callbacks on this stack. */
+	KUNIT_EXPECT_EQ(test, dma_fence_add_callback(late->fence, &p_late.cb,
+						     order_probe_cb), 0);
+	KUNIT_EXPECT_EQ(test, dma_fence_add_callback(early->fence, &p_early.cb,
+						     order_probe_cb), 0);
+	advance(obj, 10);
+	KUNIT_EXPECT_EQ(test, p_early.when, 1);
+	KUNIT_EXPECT_EQ(test, p_late.when, 2);
+	KUNIT_EXPECT_GT(test, timestamp_ns(early->fence), 0);
+	KUNIT_EXPECT_LE(test, timestamp_ns(early->fence),
+			timestamp_ns(late->fence));
+}
+
+/* A signal asks the points up to the first one not reached, no further. */
+static void signal_stops_at_first_unreached(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	const int n = 100;
+	struct syncfw_pt **pts = kunit_kcalloc(test, n, sizeof(*pts), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pts);
+	for (i = 0; i < n; i++) {
+		/* Published in an order that is not the seqnos'. */
+		pts[i] = new_pt(test, obj, 2 + (i * 37) % n);
+		sync_pt_publish(pts[i]);
+	}
+	atomic_set(&has_signaled_calls, 0);
+	advance(obj, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&has_signaled_calls), 1);
+
+	atomic_set(&has_signaled_calls, 0);
+	advance(obj, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&has_signaled_calls), 3);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, signalled_bit(&pts[i]->base),
+				pts[i]->base.seqno <= 3);
+
+	advance(obj, 101);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, signalled_bit(&pts[i]->base));
 }
 
 /* --- destruction and lifetimes ---------------------------------------------- */
@@ -722,6 +796,8 @@ static struct kunit_case syncfw_test_cases[] = {
 	KUNIT_CASE(lockless_check_keeps_given_timestamp),
 	KUNIT_CASE(reached_point_is_born_signalled),
 	KUNIT_CASE(reached_bare_point_born_signalled),
+	KUNIT_CASE(reached_points_signal_in_seqno_order),
+	KUNIT_CASE(signal_stops_at_first_unreached),
 	KUNIT_CASE(destroy_fails_pending_points),
 	KUNIT_CASE(point_on_destroyed_timeline_fails),
 	KUNIT_CASE(cross_timeline_release_in_callback),

@@ -481,6 +481,79 @@ static void test_bad_args(void)
 	close(tl);
 }
 
+/* The @<ns> stamp the dump's fences section gives fence @name, or -1. */
+static long long dump_stamp(const char *text, const char *name)
+{
+	char line[64];
+	const char *at;
+	long long ns;
+
+	snprintf(line, sizeof(line), "\n%s: signaled @", name);
+	at = strstr(text, line);
+	if (!at || sscanf(at + strlen(line), "%lld", &ns) != 1)
+		return -1;
+	return ns;
+}
+
+/*
+ * dma_fence wants one context's fences to signal in seqno order: a fence
+ * created after a later one on the same timeline still signals first, so
+ * its timestamp is not after the later one's (it was when each point got
+ * its own time, in creation order). The same stamps in the dump.
+ */
+static void test_signal_order(void)
+{
+	char n5[32], n10[32], *text;
+	struct sync_fence_info fi5, fi10;
+	long long d5, d10;
+	int tl, f5, f10;
+
+	tl = open_node(SW_SYNC_DEV_PATH);
+	require(tl >= 0, "timeline on " SW_SYNC_DEV_PATH);
+	unique_name(n10, sizeof(n10), "abi-order10");
+	unique_name(n5, sizeof(n5), "abi-order5");
+	f10 = create(tl, n10, 10);
+	f5 = create(tl, n5, 5);
+	require(f10 >= 0 && f5 >= 0, "fences at 10 then 5");
+
+	begin("inc-signals-in-seqno-order");
+	check_int("inc-past-both-returns-0", 0, inc(tl, 10));
+	fi5 = point_info(f5);
+	fi10 = point_info(f10);
+	check_int("inc-past-both-signals-5", 1, fi5.status);
+	check_int("inc-past-both-signals-10", 1, fi10.status);
+	if (fi5.timestamp_ns && fi5.timestamp_ns <= fi10.timestamp_ns)
+		ok("file-info-earlier-point-stamped-no-later");
+	else
+		not_ok("file-info-earlier-point-stamped-no-later",
+		       "expected 0 < ts(5) <= ts(10), got ts(5) %llu, ts(10) %llu (%+lld ns)",
+		       (unsigned long long)fi5.timestamp_ns,
+		       (unsigned long long)fi10.timestamp_ns,
+		       (long long)(fi5.timestamp_ns - fi10.timestamp_ns));
+
+	begin("dump-earlier-point-stamped-no-later");
+	text = read_text(SYNC_INFO_PATH, NULL);
+	if (!text) {
+		not_ok("dump-earlier-point-stamped-no-later", "expected %s, got %s",
+		       SYNC_INFO_PATH, errno_name(errno));
+	} else {
+		d5 = dump_stamp(text, n5);
+		d10 = dump_stamp(text, n10);
+		if (d5 > 0 && d5 <= d10 && d5 == (long long)fi5.timestamp_ns &&
+		    d10 == (long long)fi10.timestamp_ns)
+			ok("dump-earlier-point-stamped-no-later");
+		else
+			not_ok("dump-earlier-point-stamped-no-later",
+			       "expected ts(5) %llu <= ts(10) %llu as FILE_INFO says, got %lld and %lld",
+			       (unsigned long long)fi5.timestamp_ns,
+			       (unsigned long long)fi10.timestamp_ns, d5, d10);
+		free(text);
+	}
+	close(f5);
+	close(f10);
+	close(tl);
+}
+
 static void test_debugfs_info(void)
 {
 	char name[32];
@@ -505,6 +578,7 @@ int main(void)
 	test_nodes();
 	test_poll_and_info();
 	test_born_signalled();
+	test_signal_order();
 	test_close_timeline();
 	test_overflow();
 	test_bad_args();

@@ -22,6 +22,7 @@
 #include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -41,7 +42,10 @@ struct syncfw_timeline;
  *			timeline's lock held, only for published points, so
  *			it sees every field the creator filled in; it must
  *			only read state. A status it reports once must not
- *			change.
+ *			change. Unless @unordered, a point it reports settled
+ *			implies that every point with a lower seqno is: a
+ *			signal asks it from the lowest seqno up and stops at
+ *			the first point not reached
  * @free_pt:		optional, called before a point's memory is freed
  * @release_obj:	optional, called before the timeline's memory is freed
  * @timeline_value_str:	optional, writes the timeline's current value into
@@ -88,11 +92,15 @@ struct sync_timeline_ops {
  *			ever seen reached but unsignalled
  * @destroyed:		set by sync_timeline_destroy(); points still active
  *			then signal with -ENOENT
- * @list_lock:		protects @active_list and @pt_list; taken inside
- *			@lock, and alone by a point's release, so releasing a
- *			point never needs @lock
- * @active_list:	published points not yet signalled, in publication
- *			order
+ * @list_lock:		protects @active_list, @active_tree and @pt_list;
+ *			taken inside @lock, and alone by a point's release, so
+ *			releasing a point never needs @lock
+ * @active_list:	published points not yet signalled: in seqno order
+ *			(publication order among equal seqnos), so that a
+ *			signal stops at the first point not reached; in
+ *			publication order on an unordered timeline
+ * @active_tree:	the same points by seqno, to find a new point's place
+ *			in @active_list; empty on an unordered timeline
  * @pt_list:		every published point alive, for the debugfs dump
  * @timeline_list:	membership in syncfw's list of timelines
  * @pin:		a file whose f_op->owner is syncfw; the timeline's
@@ -113,6 +121,7 @@ struct syncfw_timeline {
 
 	spinlock_t list_lock; /* see @list_lock above */
 	struct list_head active_list;
+	struct rb_root active_tree;
 	struct list_head pt_list;
 
 	struct list_head timeline_list;
@@ -126,6 +135,8 @@ struct syncfw_timeline {
  * @parent:		the timeline; the point holds a reference on it
  * @active_link:	membership in &syncfw_timeline.active_list while the
  *			point is published and has not signalled
+ * @active_node:	membership in &syncfw_timeline.active_tree at the same
+ *			time, on an ordered timeline
  * @pt_link:		membership in &syncfw_timeline.pt_list once published
  * @name:		the name sync_fence_create() gave the point's fence,
  *			for the dump; empty for points that are not a fence
@@ -138,6 +149,7 @@ struct syncfw_pt {
 	struct dma_fence base;
 	struct syncfw_timeline *parent;
 	struct list_head active_link;
+	struct rb_node active_node;
 	struct list_head pt_link;
 	char name[32];
 };
