@@ -223,6 +223,15 @@ static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
 
 	spin_lock(&obj->list_lock);
 	list_for_each_entry_safe(pt, next, &obj->active_list, active_link) {
+		/*
+		 * Signalled by someone else (anyone holding a dma_fence may,
+		 * the DRM core does with an out-fence whose event it sends):
+		 * its status and timestamp stay as they are.
+		 */
+		if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &pt->base.flags)) {
+			sync_pt_deactivate(obj, pt);
+			continue;
+		}
 		status = sync_pt_status_locked(pt);
 		if (!status) {
 			if (ordered)
@@ -245,8 +254,8 @@ static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
 	/* Only this function can reach the pinned points on its own list. */
 	list_for_each_entry_safe(pt, next, &reached, active_link) {
 		list_del_init(&pt->active_link);
-		dma_fence_signal_timestamp_locked(&pt->base, when);
-		trace_syncfw_pt_signaled(pt);
+		if (!dma_fence_signal_timestamp_locked(&pt->base, when))
+			trace_syncfw_pt_signaled(pt);
 		dma_fence_put(&pt->base);
 	}
 }
@@ -276,9 +285,10 @@ EXPORT_SYMBOL_GPL(sync_timeline_signal_locked);
  *
  * Like sync_timeline_signal_locked(), but every point signalled now
  * records @timestamp, which SYNC_IOC_FILE_INFO reports as its
- * timestamp_ns. Nothing else signals a point, so when the timeline is
- * advanced in the same critical section every point it reached carries
- * @timestamp, whoever looks at it meanwhile (seed 001).
+ * timestamp_ns. No lockless look signals a point, so when the timeline
+ * is advanced in the same critical section every point it reached carries
+ * @timestamp, whoever looks at it meanwhile (seed 001). A point somebody
+ * else signalled (dma_fence_signal()) keeps its own status and timestamp.
  */
 void sync_timeline_signal_timestamp_locked(struct syncfw_timeline *obj,
 					   ktime_t timestamp)
@@ -408,26 +418,27 @@ void sync_pt_publish(struct syncfw_pt *pt)
 {
 	struct syncfw_timeline *obj = pt->parent;
 	unsigned long flags;
+	bool foreign;
 	int status;
 
 	if (WARN_ON(sync_pt_published(pt)))
 		return;
 
 	spin_lock_irqsave(&obj->lock, flags);
-	status = sync_pt_status_locked(pt);
+	/* A point somebody signalled already is listed, and left alone. */
+	foreign = test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &pt->base.flags);
+	status = foreign ? 0 : sync_pt_status_locked(pt);
 
 	spin_lock(&obj->list_lock);
 	list_add_tail(&pt->pt_link, &obj->pt_list);
-	if (!status)
+	if (!status && !foreign)
 		sync_pt_activate(obj, pt);
 	spin_unlock(&obj->list_lock);
 
 	if (status < 0)
 		dma_fence_set_error(&pt->base, status);
-	if (status) {
-		dma_fence_signal_locked(&pt->base);
+	if (status && !dma_fence_signal_locked(&pt->base))
 		trace_syncfw_pt_signaled(pt);
-	}
 	spin_unlock_irqrestore(&obj->lock, flags);
 }
 EXPORT_SYMBOL_GPL(sync_pt_publish);
@@ -453,8 +464,8 @@ static const char *sync_pt_get_timeline_name(struct dma_fence *fence)
 }
 
 /*
- * No .signaled op: only the timeline signals its points, under its lock
- * and with the timestamp it was given. A lockless dma_fence_is_signaled()
+ * No .signaled op: the timeline signals its points, under its lock and
+ * with the timestamp it was given. A lockless dma_fence_is_signaled()
  * (poll, SYNC_IOC_FILE_INFO, a zero timeout wait) reads the signalled bit
  * and never stamps a point with the time it happened to look.
  */

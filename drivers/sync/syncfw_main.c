@@ -17,6 +17,9 @@
 #define CREATE_TRACE_POINTS
 #include "syncfw_trace.h"
 
+/* For probes of other modules: KUnit counts the points syncfw signals. */
+EXPORT_TRACEPOINT_SYMBOL_GPL(syncfw_pt_signaled);
+
 static int __init syncfw_init(void)
 {
 	struct dentry *dir;

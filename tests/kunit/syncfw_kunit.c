@@ -21,6 +21,8 @@
 
 #include <syncfw/sync.h>
 
+#include "../../drivers/sync/syncfw_trace.h"
+
 struct test_timeline {
 	struct syncfw_timeline obj;
 	u32 value;
@@ -377,6 +379,57 @@ static void signal_stops_at_first_unreached(struct kunit *test)
 	advance(obj, 101);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_TRUE(test, signalled_bit(&pts[i]->base));
+}
+
+/* Counts syncfw's syncfw_pt_signaled events while registered. */
+struct trace_count {
+	atomic_t events;
+};
+
+static void count_trace_event(void *data, const struct syncfw_pt *pt)
+{
+	atomic_inc(&((struct trace_count *)data)->events);
+}
+
+/*
+ * Anyone holding a dma_fence may signal it (the DRM core does with an
+ * out-fence whose event it sends). syncfw must then leave the point's
+ * status and timestamp alone: no error set after the fact (a WARN, and a
+ * status that changes from 1 to an error), no second trace event, whether
+ * the timeline later fails it (destroy) or it is published afterwards.
+ */
+static void foreign_signal_left_alone(struct kunit *test)
+{
+	struct syncfw_timeline *obj = new_timeline(test);
+	struct sync_fence *reached = new_fence(test, obj, 5);
+	struct sync_fence *pending = new_fence(test, obj, 6);
+	struct sync_fence *failed = new_fence(test, obj, 7);
+	struct trace_count count = { .events = ATOMIC_INIT(0) };
+	struct syncfw_pt *bare;
+	s64 stamp;
+
+	advance(obj, 2);
+	bare = new_pt(test, obj, 1);
+	KUNIT_ASSERT_EQ(test, register_trace_syncfw_pt_signaled(count_trace_event,
+								&count), 0);
+	KUNIT_EXPECT_EQ(test, dma_fence_signal(reached->fence), 0);
+	KUNIT_EXPECT_EQ(test, dma_fence_signal(failed->fence), 0);
+	KUNIT_EXPECT_EQ(test, dma_fence_signal(&bare->base), 0);
+	stamp = timestamp_ns(reached->fence);
+	/* Published reached, reached by an advance, failed by destroy. */
+	sync_pt_publish(bare);
+	advance(obj, 5);
+	release(test, obj);
+	unregister_trace_syncfw_pt_signaled(count_trace_event, &count);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_EQ(test, dma_fence_get_status(&bare->base), 1);
+	KUNIT_EXPECT_EQ(test, dma_fence_get_status(reached->fence), 1);
+	KUNIT_EXPECT_EQ(test, timestamp_ns(reached->fence), stamp);
+	KUNIT_EXPECT_EQ(test, dma_fence_get_status(failed->fence), 1);
+	KUNIT_EXPECT_EQ(test, dma_fence_get_status(pending->fence), -ENOENT);
+	/* The one point syncfw signalled itself: the pending one. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&count.events), 1);
 }
 
 /* --- destruction and lifetimes ---------------------------------------------- */
@@ -798,6 +851,7 @@ static struct kunit_case syncfw_test_cases[] = {
 	KUNIT_CASE(reached_bare_point_born_signalled),
 	KUNIT_CASE(reached_points_signal_in_seqno_order),
 	KUNIT_CASE(signal_stops_at_first_unreached),
+	KUNIT_CASE(foreign_signal_left_alone),
 	KUNIT_CASE(destroy_fails_pending_points),
 	KUNIT_CASE(point_on_destroyed_timeline_fails),
 	KUNIT_CASE(cross_timeline_release_in_callback),
