@@ -372,13 +372,20 @@ EXPORT_SYMBOL_GPL(sync_timeline_destroy);
  * sync_fence_create() or sync_pt_free(), and holds a reference on
  * &sync_timeline_ops.owner while it exists.
  *
- * Returns the point, or NULL on a bad @size, when memory runs out or when
- * the owner module is going away.
+ * Only the timeline's creator may call this, before sync_timeline_destroy():
+ * after it the creator holds no reference, and the timeline is freed once
+ * its last point is. While other points still keep a destroyed timeline
+ * alive, a call fails (NULL) instead of adding a point to it.
+ *
+ * Returns the point, or NULL on a bad @size, when memory runs out, when
+ * @parent has been destroyed or when the owner module is going away.
  */
 struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 				 u64 seqno)
 {
+	unsigned long flags;
 	struct syncfw_pt *pt;
+	bool destroyed;
 
 	if (size < (int)sizeof(*pt))
 		return NULL;
@@ -391,7 +398,18 @@ struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 		return NULL;
 	}
 
-	kref_get(&parent->kref);
+	/* Under the lock that orders this against sync_timeline_destroy(). */
+	spin_lock_irqsave(&parent->lock, flags);
+	destroyed = parent->destroyed;
+	if (!destroyed)
+		kref_get(&parent->kref);
+	spin_unlock_irqrestore(&parent->lock, flags);
+	if (destroyed) {
+		module_put(parent->ops->owner);
+		kfree(pt);
+		return NULL;
+	}
+
 	pt->parent = parent;
 	INIT_LIST_HEAD(&pt->active_link);
 	RB_CLEAR_NODE(&pt->active_node);

@@ -456,6 +456,11 @@ static void destroy_fails_pending_points(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
 }
 
+/*
+ * A destroyed timeline that a point keeps alive takes no new point: one
+ * would hold a reference its creator no longer has (and without that point
+ * the timeline would already be freed memory).
+ */
 static void point_on_destroyed_timeline_fails(struct kunit *test)
 {
 	struct syncfw_timeline *obj = new_timeline(test);
@@ -463,13 +468,14 @@ static void point_on_destroyed_timeline_fails(struct kunit *test)
 	struct syncfw_pt *pt;
 
 	release(test, obj);
-	pt = new_pt(test, obj, 9);
-	sync_pt_publish(pt);
-	KUNIT_EXPECT_TRUE(test, signalled_bit(&pt->base));
-	KUNIT_EXPECT_EQ(test, pt->base.error, -ENOENT);
-	release(test, pt);
+	pt = sync_pt_create(obj, sizeof(*pt), 9);
+	KUNIT_EXPECT_NULL(test, pt);
+	if (pt)
+		sync_pt_free(pt);
+	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 0);
 	release(test, keep);
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pts_freed), 1);
 }
 
 /*
