@@ -186,7 +186,9 @@ static unsigned int sync_fence_count(struct dma_fence *fence)
  *
  * Unlike dma_fence_unwrap_merge(), which SYNC_IOC_MERGE uses, points that
  * have signalled are kept, as in 2013: the merged fence reports their
- * errors and the dump their timestamps.
+ * errors and the dump their timestamps. Signalling is enabled on the
+ * merged fence at once, so it signals, with the error of a point that
+ * failed, as soon as its last point has, whoever looks.
  *
  * Returns the new fence, or NULL when memory runs out.
  */
@@ -216,6 +218,14 @@ struct sync_fence *sync_fence_merge(const char *name, struct sync_fence *a,
 		if (!array)
 			goto err_put_pts;
 		merged = &array->base;
+		/*
+		 * Activate the points now, as 2013 did: the array's callbacks
+		 * record a failed point's error as it fails, so the merged
+		 * fence reports it to a check (sync_fence_wait(..., 0),
+		 * FILE_INFO) without relying on the core's lockless scan of
+		 * the array, which lost it on a 6.1 kernel without patch 0002.
+		 */
+		dma_fence_enable_sw_signaling(merged);
 	}
 
 	fence = sync_fence_alloc(name, merged);

@@ -13,6 +13,7 @@
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/dma-fence-array.h>
 #include <linux/dma-fence-unwrap.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -653,6 +654,32 @@ static void merged_error_survives_check(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sync_fence_wait(ab, -1), -ENOENT);
 }
 
+/*
+ * syncfw's merge does not depend on patch 0002 (which makes the core's
+ * lockless scan of an array keep a member's error): its array has
+ * signalling enabled, so it signals by itself, with the error, once its
+ * last point has. Checked on the array's own bit and error, so that no
+ * op of the array runs.
+ */
+static void merge_signals_by_itself(struct kunit *test)
+{
+	struct syncfw_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
+	struct sync_fence *a = new_fence(test, t1, 1);
+	struct sync_fence *b = new_fence(test, t2, 1);
+	struct sync_fence *ab = new_merge(test, a, b);
+	struct dma_fence_array *array = to_dma_fence_array(ab->fence);
+
+	KUNIT_ASSERT_NOT_NULL(test, array);
+	KUNIT_EXPECT_TRUE(test, test_bit(DMA_FENCE_FLAG_ENABLE_SIGNAL_BIT,
+					 &ab->fence->flags));
+	release(test, t2);
+	advance(t1, 1);
+	/* The array signals from an irq_work once its last point has. */
+	irq_work_sync(&array->work);
+	KUNIT_EXPECT_TRUE(test, signalled_bit(ab->fence));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ab->fence->error), -ENOENT);
+}
+
 static void merge_of_failed_point_fails(struct kunit *test)
 {
 	struct syncfw_timeline *t1 = new_timeline(test), *t2 = new_timeline(test);
@@ -867,6 +894,7 @@ static struct kunit_case syncfw_test_cases[] = {
 	KUNIT_CASE(unordered_points_merge_as_two),
 	KUNIT_CASE(merged_fence_reports_error),
 	KUNIT_CASE(merged_error_survives_check),
+	KUNIT_CASE(merge_signals_by_itself),
 	KUNIT_CASE(merge_of_failed_point_fails),
 	KUNIT_CASE(wait_timeout_zero_only_checks),
 	KUNIT_CASE(huge_timeout_waits),
