@@ -23,11 +23,12 @@
  * fences are sync_files that signal when the counter reaches their value.
  * It exists to test code that consumes fences; it is root-only.
  *
- * Open /dev/sw_sync (or <debugfs>/sync/sw_sync, the node mainline's
- * selftests use; <debugfs>/syncfw/sw_sync beside a mainline sw_sync) to
- * create a timeline at value 0, named after the opening process. Closing
- * the fd destroys the timeline: fences not yet signalled signal with
- * -ENOENT.
+ * Open /dev/sw_sync or <debugfs>/syncfw/sw_sync (also reached as
+ * <debugfs>/sync/sw_sync, the node mainline's selftests use, on a kernel
+ * without mainline's sw_sync) to create a timeline at value 0, named after
+ * the opening process. Closing the fd destroys the timeline: fences not
+ * yet signalled signal with -ENOENT. Documentation/sync.rst lists where
+ * this differs from mainline's sw_sync.
  *
  * SW_SYNC_IOC_CREATE_FENCE takes a struct sw_sync_create_fence_data:
  *   value	the value at which the fence signals; a value the timeline
@@ -220,9 +221,9 @@ static struct miscdevice sw_sync_misc = {
 
 /**
  * sw_sync_init() - register the sw_sync nodes
- * @debugfs_dir: where the debugfs node goes: <debugfs>/sync, mainline's
- *		 path, or <debugfs>/syncfw beside a mainline sw_sync (so that
- *		 the two are compared through the same debugfs proxy)
+ * @debugfs_dir: where the debugfs node goes, <debugfs>/syncfw (beside a
+ *		 mainline sw_sync, the two are compared through the same
+ *		 debugfs proxy)
  *
  * Returns 0 or the misc device's registration error.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The debugfs dump: <debugfs>/sync/info lists every timeline with its
+ * The debugfs dump: <debugfs>/syncfw/info lists every timeline with its
  * points, then every fence syncfw made with its points. Format, one line
  * each, indented lines belonging to the line above:
  *
@@ -24,7 +24,7 @@
 
 #include "syncfw_internal.h"
 
-static struct dentry *sync_debugfs_dir;
+static struct dentry *sync_debugfs_dir, *sync_debugfs_link;
 
 /*
  * Only reads what the fence has recorded, without its lock: the dump
@@ -122,27 +122,33 @@ static int sync_info_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(sync_info);
 
 /*
- * The dump lives in <debugfs>/sync like mainline's, unless a kernel with
- * CONFIG_SW_SYNC already owns that directory: then it is <debugfs>/syncfw.
- * Returns that directory, for the debugfs sw_sync node.
+ * syncfw's debugfs files live in <debugfs>/syncfw: info (the dump) and
+ * sw_sync, whatever else the kernel has. <debugfs>/sync is mainline's
+ * (CONFIG_SW_SYNC: its own info and sw_sync, with mainline's semantics);
+ * without it, syncfw makes <debugfs>/sync a symlink to syncfw, so that what
+ * knows only mainline's path (tools/testing/selftests/sync, Android
+ * libsync's fallback) finds a sw_sync there. CONFIG_SW_SYNC is a bool:
+ * mainline's directory exists from boot, before syncfw can load, so the
+ * link never takes it from a mainline sw_sync loaded later.
+ * Returns syncfw's directory, for the debugfs sw_sync node.
  */
 struct dentry *sync_debugfs_init(void)
 {
 	struct dentry *mainline = debugfs_lookup("sync", NULL);
 
-	if (mainline) {
-		dput(mainline);
-		sync_debugfs_dir = debugfs_create_dir("syncfw", NULL);
-	} else {
-		sync_debugfs_dir = debugfs_create_dir("sync", NULL);
-	}
+	sync_debugfs_dir = debugfs_create_dir("syncfw", NULL);
 	debugfs_create_file("info", 0400, sync_debugfs_dir, NULL,
 			    &sync_info_fops);
+	if (mainline)
+		dput(mainline);
+	else
+		sync_debugfs_link = debugfs_create_symlink("sync", NULL, "syncfw");
 
 	return sync_debugfs_dir;
 }
 
 void sync_debugfs_exit(void)
 {
+	debugfs_remove(sync_debugfs_link);
 	debugfs_remove_recursive(sync_debugfs_dir);
 }

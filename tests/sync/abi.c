@@ -46,12 +46,37 @@ static struct sync_fence_info point_info(int fd)
 
 static void test_nodes(void)
 {
-	const char *nodes[] = { SW_SYNC_DEV_PATH, SW_SYNC_DEBUGFS_PATH };
+	const char *nodes[] = { SW_SYNC_DEV_PATH, SYNCFW_SW_SYNC_PATH, SW_SYNC_DEBUGFS_PATH };
 	const char *names[] = { "dev-sw_sync-makes-working-timeline",
+				"syncfw-debugfs-sw_sync-makes-working-timeline",
 				"debugfs-sw_sync-makes-working-timeline" };
+	char link[64];
 	struct stat st;
 	unsigned int i;
+	ssize_t n;
 	int f, a, b;
+
+	/*
+	 * syncfw's files are in its own directory; mainline's path is a link
+	 * to it (these kernels have no CONFIG_SW_SYNC), never a directory a
+	 * mainline sw_sync would then fail to create.
+	 */
+	begin("debugfs-sync-is-link-to-syncfw");
+	n = readlink(MAINLINE_DEBUGFS_DIR, link, sizeof(link) - 1);
+	if (n < 0) {
+		not_ok("debugfs-sync-is-link-to-syncfw", "expected a symlink, got %s",
+		       errno_name(errno));
+	} else {
+		link[n] = '\0';
+		if (!strcmp(link, "syncfw"))
+			ok("debugfs-sync-is-link-to-syncfw");
+		else
+			not_ok("debugfs-sync-is-link-to-syncfw", "expected \"syncfw\", got \"%s\"",
+			       link);
+	}
+	begin("debugfs-syncfw-is-directory");
+	check_int("debugfs-syncfw-is-directory", 1,
+		  lstat(SYNCFW_DEBUGFS_DIR, &st) == 0 && S_ISDIR(st.st_mode));
 
 	begin("dev-sw_sync-is-char-device-0600");
 	if (stat(SW_SYNC_DEV_PATH, &st) < 0)
@@ -64,7 +89,7 @@ static void test_nodes(void)
 	else
 		ok("dev-sw_sync-is-char-device-0600");
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		int tl;
 
 		begin(names[i]);

@@ -31,9 +31,16 @@
 
 #include "../lib/check.h"
 
-#define SYNC_INFO_PATH		"/sys/kernel/debug/sync/info"
+/*
+ * syncfw's debugfs files are in syncfw/; sync/ is mainline's path, a link
+ * to syncfw/ on a kernel without mainline's sw_sync.
+ */
+#define SYNC_INFO_PATH		"/sys/kernel/debug/syncfw/info"
 #define SW_SYNC_DEV_PATH	"/dev/sw_sync"
 #define SW_SYNC_DEBUGFS_PATH	"/sys/kernel/debug/sync/sw_sync"
+#define SYNCFW_DEBUGFS_DIR	"/sys/kernel/debug/syncfw"
+#define SYNCFW_SW_SYNC_PATH	SYNCFW_DEBUGFS_DIR "/sw_sync"
+#define MAINLINE_DEBUGFS_DIR	"/sys/kernel/debug/sync"
 
 /* The status of a fence as a whole, or -1000 - errno if FILE_INFO failed. */
 static inline int fence_status(int fd)
@@ -121,7 +128,7 @@ err_free:
 	return NULL;
 }
 
-/* 1 if debugfs sync/info mentions @name, 0 if not, -1 if unreadable. */
+/* 1 if syncfw's debugfs info mentions @name, 0 if not, -1 if unreadable. */
 static inline int info_mentions(const char *name)
 {
 	char *text = read_text(SYNC_INFO_PATH, NULL);
