@@ -63,6 +63,9 @@ struct sw_sync_timeline {
 	u32 value;
 };
 
+/* sync_timeline_create() allocates the whole struct at the timeline. */
+static_assert(offsetof(struct sw_sync_timeline, obj) == 0);
+
 /* A point's value is its seqno. */
 static inline u32 sw_sync_pt_value(struct syncfw_pt *pt)
 {
@@ -225,7 +228,7 @@ static struct miscdevice sw_sync_misc = {
  *		 mainline sw_sync, the two are compared through the same
  *		 debugfs proxy)
  *
- * Returns 0 or the misc device's registration error.
+ * Return: 0 or the misc device's registration error.
  */
 int sw_sync_init(struct dentry *debugfs_dir)
 {

@@ -26,6 +26,28 @@
 
 static struct dentry *sync_debugfs_dir, *sync_debugfs_link;
 
+/* Every timeline alive (irq-safe: a timeline's release runs anywhere). */
+static LIST_HEAD(sync_timeline_list);
+static DEFINE_SPINLOCK(sync_timeline_list_lock);
+
+void sync_debug_add(struct syncfw_timeline *obj)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sync_timeline_list_lock, flags);
+	list_add_tail(&obj->timeline_list, &sync_timeline_list);
+	spin_unlock_irqrestore(&sync_timeline_list_lock, flags);
+}
+
+void sync_debug_remove(struct syncfw_timeline *obj)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sync_timeline_list_lock, flags);
+	list_del(&obj->timeline_list);
+	spin_unlock_irqrestore(&sync_timeline_list_lock, flags);
+}
+
 /*
  * Only reads what the fence has recorded, without its lock: the dump
  * never signals anything and never takes a timeline's lock. The error is

@@ -55,7 +55,9 @@ static struct sync_fence *sync_fence_alloc(const char *name,
  * Publishes @pt (sync_pt_publish()): a point its timeline has already
  * reached signals right away.
  *
- * Returns the fence, or NULL when memory runs out or @pt was published
+ * Context: process context; may sleep (allocates).
+ *
+ * Return: the fence, or NULL when memory runs out or @pt was published
  * already (@pt stays the caller's).
  */
 struct sync_fence *sync_fence_create(const char *name, struct syncfw_pt *pt)
@@ -74,13 +76,15 @@ struct sync_fence *sync_fence_create(const char *name, struct syncfw_pt *pt)
 
 	return fence;
 }
-EXPORT_SYMBOL_GPL(sync_fence_create);
+EXPORT_SYMBOL_NS_GPL(sync_fence_create, SYNCFW);
 
 /**
  * sync_fence_fdget() - take a fence from a sync_file fd
  * @fd: any sync_file, made by syncfw or not (DRM's out-fences, for one)
  *
- * Returns a new handle that the caller releases with sync_fence_put(), or
+ * Context: process context; may sleep (allocates).
+ *
+ * Return: a new handle that the caller releases with sync_fence_put(), or
  * NULL if @fd is not a sync_file or memory runs out.
  */
 struct sync_fence *sync_fence_fdget(int fd)
@@ -101,7 +105,7 @@ struct sync_fence *sync_fence_fdget(int fd)
 
 	return handle;
 }
-EXPORT_SYMBOL_GPL(sync_fence_fdget);
+EXPORT_SYMBOL_NS_GPL(sync_fence_fdget, SYNCFW);
 
 /**
  * sync_fence_put() - release a fence handle
@@ -116,7 +120,7 @@ void sync_fence_put(struct sync_fence *fence)
 	dma_fence_put(fence->fence);
 	kfree(fence);
 }
-EXPORT_SYMBOL_GPL(sync_fence_put);
+EXPORT_SYMBOL_NS_GPL(sync_fence_put, SYNCFW);
 
 /**
  * sync_fence_install() - hand a fence to userspace
@@ -125,17 +129,22 @@ EXPORT_SYMBOL_GPL(sync_fence_put);
  * @fd:		an fd from get_unused_fd_flags()
  *
  * Cannot fail: do everything that can (copy_to_user() of @fd, say)
- * before, while the handle and @fd can still be put back.
+ * before, while the handle and @fd can still be put back. A handle from
+ * sync_fence_fdget() has no file of its own to install: that is a bug in
+ * the caller, which WARNs, and both @fence and @fd are still released.
  */
 void sync_fence_install(struct sync_fence *fence, int fd)
 {
-	if (WARN_ON(!fence->sync_file))
+	if (WARN_ON(!fence->sync_file)) {
+		put_unused_fd(fd);
+		sync_fence_put(fence);
 		return;
+	}
 	fd_install(fd, fence->sync_file->file);
 	dma_fence_put(fence->fence);
 	kfree(fence);
 }
-EXPORT_SYMBOL_GPL(sync_fence_install);
+EXPORT_SYMBOL_NS_GPL(sync_fence_install, SYNCFW);
 
 /* Add the points of @fence to @pts, keeping only the latest per timeline. */
 static void sync_fence_collect(struct dma_fence **pts, unsigned int *num,
@@ -190,7 +199,9 @@ static unsigned int sync_fence_count(struct dma_fence *fence)
  * merged fence at once, so it signals, with the error of a point that
  * failed, as soon as its last point has, whoever looks.
  *
- * Returns the new fence, or NULL when memory runs out.
+ * Context: process context; may sleep (allocates).
+ *
+ * Return: the new fence, or NULL when memory runs out.
  */
 struct sync_fence *sync_fence_merge(const char *name, struct sync_fence *a,
 				    struct sync_fence *b)
@@ -240,7 +251,7 @@ err_put_pts:
 	kfree(pts);
 	return NULL;
 }
-EXPORT_SYMBOL_GPL(sync_fence_merge);
+EXPORT_SYMBOL_NS_GPL(sync_fence_merge, SYNCFW);
 
 /*
  * msecs_to_jiffies() takes an unsigned int, and turns UINT_MAX ms into an
@@ -294,7 +305,10 @@ static void sync_fence_dump(struct sync_fence *fence, long timeout)
  * limited); a check (@timeout 0) logs nothing (seed 011). Timeouts too
  * long for jiffies wait as long as it takes.
  *
- * Returns 0 once signalled, the fence's error if it failed, -ETIME if it
+ * Context: process context, and may sleep, unless @timeout is 0: a check
+ * never sleeps and is allowed in atomic context.
+ *
+ * Return: 0 once signalled, the fence's error if it failed, -ETIME if it
  * had not signalled in time, or -ERESTARTSYS if a signal interrupted.
  */
 int sync_fence_wait(struct sync_fence *fence, long timeout)
@@ -306,6 +320,7 @@ int sync_fence_wait(struct sync_fence *fence, long timeout)
 	BUILD_BUG_ON(sync_wait_ms(LONG_MAX) < INT_MAX);
 
 	if (timeout) {
+		might_sleep();
 		wait = timeout < 0 ? MAX_SCHEDULE_TIMEOUT :
 			  msecs_to_jiffies(sync_wait_ms(timeout));
 		ret = dma_fence_wait_timeout(fence->fence, true, wait);
@@ -323,7 +338,7 @@ int sync_fence_wait(struct sync_fence *fence, long timeout)
 
 	return status < 0 ? status : 0;
 }
-EXPORT_SYMBOL_GPL(sync_fence_wait);
+EXPORT_SYMBOL_NS_GPL(sync_fence_wait, SYNCFW);
 
 static void sync_fence_waiter_func(struct dma_fence *f, struct dma_fence_cb *cb)
 {
@@ -343,7 +358,10 @@ static void sync_fence_waiter_func(struct dma_fence *f, struct dma_fence_cb *cb)
  * The callback runs exactly once, when @fence signals or fails, unless
  * sync_fence_cancel_async() removes the waiter first (seed 002).
  *
- * Returns 0 if the waiter is queued; if @fence has already signalled the
+ * Context: any; the callback runs in the signaller's context
+ * (&typedef sync_callback_t).
+ *
+ * Return: 0 if the waiter is queued; if @fence has already signalled the
  * callback is not called, and it returns 1, or the fence's error if it
  * failed (as 2013's returned the fence's status).
  */
@@ -358,7 +376,7 @@ int sync_fence_wait_async(struct sync_fence *fence,
 	waiter->fence = NULL;
 	return dma_fence_get_status(fence->fence);
 }
-EXPORT_SYMBOL_GPL(sync_fence_wait_async);
+EXPORT_SYMBOL_NS_GPL(sync_fence_wait_async, SYNCFW);
 
 /**
  * sync_fence_cancel_async() - cancel an asynchronous wait
@@ -367,11 +385,14 @@ EXPORT_SYMBOL_GPL(sync_fence_wait_async);
  *
  * The fence's lock orders this against the signaller: either the waiter
  * is removed and its callback will never run, or the callback has already
- * returned.
+ * returned. @fence must be the handle given to sync_fence_wait_async(),
+ * not another handle on the same dma_fence (that is -EINVAL too).
  *
- * Returns 0 if the waiter was removed, -ENOENT if its callback already ran
- * or it was never queued, or -EINVAL if it was queued on another fence
- * (whose lock guards it: nothing is touched).
+ * Context: any.
+ *
+ * Return: 0 if the waiter was removed, -ENOENT if its callback already ran
+ * or it was never queued, or -EINVAL if it was queued on another handle
+ * (whose fence's lock guards it: nothing is touched).
  */
 int sync_fence_cancel_async(struct sync_fence *fence,
 			    struct sync_fence_waiter *waiter)
@@ -383,4 +404,4 @@ int sync_fence_cancel_async(struct sync_fence *fence,
 
 	return dma_fence_remove_callback(fence->fence, &waiter->cb) ? 0 : -ENOENT;
 }
-EXPORT_SYMBOL_GPL(sync_fence_cancel_async);
+EXPORT_SYMBOL_NS_GPL(sync_fence_cancel_async, SYNCFW);

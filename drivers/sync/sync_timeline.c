@@ -4,9 +4,10 @@
  * timeline's, so advancing a timeline and signalling the points it reached
  * is one critical section.
  *
- * Lock order (Documentation/sync.rst):
+ * Lock order (Documentation/sync.rst), every lock taken with interrupts
+ * off:
  *   timeline lock -> timeline list_lock
- *   timeline lock -> sync_timeline_list_lock -> timeline list_lock
+ *   timeline lock -> sync_timeline_list_lock (sync_debug.c) -> list_lock
  * A list_lock is innermost and is never held while anything is called
  * out; a point's release takes only its timeline's list_lock, and a
  * timeline's release only sync_timeline_list_lock, so dropping the last
@@ -27,28 +28,15 @@
 #include "syncfw_internal.h"
 #include "syncfw_trace.h"
 
-/* Every timeline alive, for the debugfs dump. */
-LIST_HEAD(sync_timeline_list);
-DEFINE_SPINLOCK(sync_timeline_list_lock);
-
 static const struct dma_fence_ops sync_pt_fence_ops;
+
+/* dma_fence_free() frees the point's memory through its fence. */
+static_assert(offsetof(struct syncfw_pt, base) == 0);
 
 static inline struct syncfw_pt *to_sync_pt(struct dma_fence *fence)
 {
 	return container_of(fence, struct syncfw_pt, base);
 }
-
-/**
- * dma_fence_to_sync_pt() - the sync point behind a dma_fence, if any
- * @fence: a fence
- *
- * Returns the point, or NULL when @fence was not made by syncfw.
- */
-struct syncfw_pt *dma_fence_to_sync_pt(struct dma_fence *fence)
-{
-	return fence && fence->ops == &sync_pt_fence_ops ? to_sync_pt(fence) : NULL;
-}
-EXPORT_SYMBOL_GPL(dma_fence_to_sync_pt);
 
 /*
  * The timeline's last reference is gone and its release has run: free it.
@@ -76,7 +64,9 @@ static const struct file_operations sync_timeline_pin_fops = {
  * The timeline holds a reference on syncfw until it has been freed, so
  * the module cannot be unloaded under a fence that still needs its code.
  *
- * Returns the timeline, or NULL if @size is too small, @ops has no
+ * Context: process context; may sleep (allocates).
+ *
+ * Return: the timeline, or NULL if @size is too small, @ops has no
  * has_signaled or memory runs out.
  */
 struct syncfw_timeline *sync_timeline_create(const struct sync_timeline_ops *ops,
@@ -108,13 +98,11 @@ struct syncfw_timeline *sync_timeline_create(const struct sync_timeline_ops *ops
 	obj->active_tree = RB_ROOT;
 	INIT_LIST_HEAD(&obj->pt_list);
 
-	spin_lock_irq(&sync_timeline_list_lock);
-	list_add_tail(&obj->timeline_list, &sync_timeline_list);
-	spin_unlock_irq(&sync_timeline_list_lock);
+	sync_debug_add(obj);
 
 	return obj;
 }
-EXPORT_SYMBOL_GPL(sync_timeline_create);
+EXPORT_SYMBOL_NS_GPL(sync_timeline_create, SYNCFW);
 
 /*
  * The last point is gone and the creator has let go. Everything that
@@ -127,12 +115,8 @@ static void sync_timeline_free(struct kref *kref)
 {
 	struct syncfw_timeline *obj = container_of(kref, struct syncfw_timeline,
 						   kref);
-	unsigned long flags;
 
-	spin_lock_irqsave(&sync_timeline_list_lock, flags);
-	list_del(&obj->timeline_list);
-	spin_unlock_irqrestore(&sync_timeline_list_lock, flags);
-
+	sync_debug_remove(obj);
 	if (obj->ops->release_obj)
 		obj->ops->release_obj(obj);
 	fput(obj->pin);
@@ -270,12 +254,17 @@ static void sync_timeline_signal_pts(struct syncfw_timeline *obj,
  * failed, in that order, all stamped with the current time.
  * Call it in the critical section that advanced the timeline. Fence
  * callbacks run before it returns.
+ *
+ * Context: any, with @obj's lock held and interrupts off
+ * (spin_lock_irqsave()): a point's release, which may run in hardirq
+ * context, takes the timeline's list_lock, which this takes inside it.
  */
 void sync_timeline_signal_locked(struct syncfw_timeline *obj)
 {
+	lockdep_assert_irqs_disabled();
 	sync_timeline_signal_pts(obj, NULL);
 }
-EXPORT_SYMBOL_GPL(sync_timeline_signal_locked);
+EXPORT_SYMBOL_NS_GPL(sync_timeline_signal_locked, SYNCFW);
 
 /**
  * sync_timeline_signal_timestamp_locked() - signal reached points at a time
@@ -289,13 +278,17 @@ EXPORT_SYMBOL_GPL(sync_timeline_signal_locked);
  * is advanced in the same critical section every point it reached carries
  * @timestamp, whoever looks at it meanwhile (seed 001). A point somebody
  * else signalled (dma_fence_signal()) keeps its own status and timestamp.
+ *
+ * Context: any, with @obj's lock held and interrupts off, as
+ * sync_timeline_signal_locked().
  */
 void sync_timeline_signal_timestamp_locked(struct syncfw_timeline *obj,
 					   ktime_t timestamp)
 {
+	lockdep_assert_irqs_disabled();
 	sync_timeline_signal_pts(obj, &timestamp);
 }
-EXPORT_SYMBOL_GPL(sync_timeline_signal_timestamp_locked);
+EXPORT_SYMBOL_NS_GPL(sync_timeline_signal_timestamp_locked, SYNCFW);
 
 /**
  * sync_timeline_signal() - signal the points that have been reached
@@ -314,7 +307,7 @@ void sync_timeline_signal(struct syncfw_timeline *obj)
 	sync_timeline_signal_pts(obj, NULL);
 	spin_unlock_irqrestore(&obj->lock, flags);
 }
-EXPORT_SYMBOL_GPL(sync_timeline_signal);
+EXPORT_SYMBOL_NS_GPL(sync_timeline_signal, SYNCFW);
 
 /**
  * sync_timeline_signal_timestamp() - signal reached points at a given time
@@ -333,7 +326,7 @@ void sync_timeline_signal_timestamp(struct syncfw_timeline *obj,
 	sync_timeline_signal_pts(obj, &timestamp);
 	spin_unlock_irqrestore(&obj->lock, flags);
 }
-EXPORT_SYMBOL_GPL(sync_timeline_signal_timestamp);
+EXPORT_SYMBOL_NS_GPL(sync_timeline_signal_timestamp, SYNCFW);
 
 /**
  * sync_timeline_destroy() - the creator's last word on a timeline
@@ -354,7 +347,7 @@ void sync_timeline_destroy(struct syncfw_timeline *obj)
 
 	sync_timeline_put(obj);
 }
-EXPORT_SYMBOL_GPL(sync_timeline_destroy);
+EXPORT_SYMBOL_NS_GPL(sync_timeline_destroy, SYNCFW);
 
 /**
  * sync_pt_create() - create a point on a timeline
@@ -377,7 +370,9 @@ EXPORT_SYMBOL_GPL(sync_timeline_destroy);
  * its last point is. While other points still keep a destroyed timeline
  * alive, a call fails (NULL) instead of adding a point to it.
  *
- * Returns the point, or NULL on a bad @size, when memory runs out, when
+ * Context: process context; may sleep (allocates).
+ *
+ * Return: the point, or NULL on a bad @size, when memory runs out, when
  * @parent has been destroyed or when the owner module is going away.
  */
 struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
@@ -421,7 +416,7 @@ struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 
 	return pt;
 }
-EXPORT_SYMBOL_GPL(sync_pt_create);
+EXPORT_SYMBOL_NS_GPL(sync_pt_create, SYNCFW);
 
 /**
  * sync_pt_publish() - put a point on its timeline
@@ -459,7 +454,7 @@ void sync_pt_publish(struct syncfw_pt *pt)
 		trace_syncfw_pt_signaled(pt);
 	spin_unlock_irqrestore(&obj->lock, flags);
 }
-EXPORT_SYMBOL_GPL(sync_pt_publish);
+EXPORT_SYMBOL_NS_GPL(sync_pt_publish, SYNCFW);
 
 /**
  * sync_pt_free() - drop a point that was never given to a fence
@@ -469,7 +464,7 @@ void sync_pt_free(struct syncfw_pt *pt)
 {
 	dma_fence_put(&pt->base);
 }
-EXPORT_SYMBOL_GPL(sync_pt_free);
+EXPORT_SYMBOL_NS_GPL(sync_pt_free, SYNCFW);
 
 static const char *sync_pt_get_driver_name(struct dma_fence *fence)
 {
@@ -479,17 +474,6 @@ static const char *sync_pt_get_driver_name(struct dma_fence *fence)
 static const char *sync_pt_get_timeline_name(struct dma_fence *fence)
 {
 	return to_sync_pt(fence)->parent->name;
-}
-
-/*
- * No .signaled op: the timeline signals its points, under its lock and
- * with the timestamp it was given. A lockless dma_fence_is_signaled()
- * (poll, SYNC_IOC_FILE_INFO, a zero timeout wait) reads the signalled bit
- * and never stamps a point with the time it happened to look.
- */
-static bool sync_pt_enable_signaling(struct dma_fence *fence)
-{
-	return true;
 }
 
 static void sync_pt_release(struct dma_fence *fence)
@@ -526,11 +510,18 @@ static void sync_pt_timeline_value_str(struct dma_fence *fence, char *str,
 	sync_timeline_value_str(to_sync_pt(fence)->parent, str, size);
 }
 
+/*
+ * No .signaled op: the timeline signals its points, under its lock and
+ * with the timestamp it was given. A lockless dma_fence_is_signaled()
+ * (poll, SYNC_IOC_FILE_INFO, a zero timeout wait) reads the signalled bit
+ * and never stamps a point with the time it happened to look. No
+ * .enable_signaling either: every published point is already on its
+ * timeline's active list.
+ */
 static const struct dma_fence_ops sync_pt_fence_ops = {
 	.use_64bit_seqno = true,
 	.get_driver_name = sync_pt_get_driver_name,
 	.get_timeline_name = sync_pt_get_timeline_name,
-	.enable_signaling = sync_pt_enable_signaling,
 	.release = sync_pt_release,
 	.fence_value_str = sync_pt_fence_value_str,
 	.timeline_value_str = sync_pt_timeline_value_str,

@@ -13,13 +13,6 @@ struct dentry;
 struct syncfw_pt;
 struct syncfw_timeline;
 
-/*
- * sync_timeline.c: every timeline alive, under sync_timeline_list_lock
- * (irq-safe: a timeline's release can run in any context).
- */
-extern struct list_head sync_timeline_list;
-extern spinlock_t sync_timeline_list_lock;
-
 void sync_timeline_value_str(struct syncfw_timeline *obj, char *str, int size);
 
 /* Whether @pt is on its timeline: only its creator publishes it. */
@@ -30,11 +23,19 @@ static inline bool sync_pt_published(struct syncfw_pt *pt)
 
 void sync_pt_value_str(struct syncfw_pt *pt, char *str, int size);
 
-/* sync_debug.c, only with CONFIG_DEBUG_FS */
+/*
+ * sync_debug.c, only with CONFIG_DEBUG_FS: the dump's list of every
+ * timeline alive. Adding and removing take only its irq-safe lock, so a
+ * timeline's release may remove it in any context.
+ */
 #if IS_ENABLED(CONFIG_DEBUG_FS)
+void sync_debug_add(struct syncfw_timeline *obj);
+void sync_debug_remove(struct syncfw_timeline *obj);
 struct dentry *sync_debugfs_init(void);
 void sync_debugfs_exit(void);
 #else
+static inline void sync_debug_add(struct syncfw_timeline *obj) { }
+static inline void sync_debug_remove(struct syncfw_timeline *obj) { }
 static inline struct dentry *sync_debugfs_init(void) { return NULL; }
 static inline void sync_debugfs_exit(void) { }
 #endif

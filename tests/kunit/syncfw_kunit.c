@@ -29,6 +29,8 @@ struct test_timeline {
 	u32 value;
 };
 
+static_assert(offsetof(struct test_timeline, obj) == 0);
+
 /* How often the ops ran, across the test running now. */
 static atomic_t pts_freed, timelines_released, has_signaled_calls;
 
@@ -66,6 +68,8 @@ struct settle_pt {
 	struct syncfw_pt pt;
 	int status;
 };
+
+static_assert(offsetof(struct settle_pt, pt) == 0);
 
 static int settle_has_signaled(struct syncfw_pt *pt)
 {
@@ -919,3 +923,4 @@ kunit_test_suite(syncfw_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for syncfw");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SYNCFW);

@@ -30,6 +30,8 @@ struct testdev_timeline {
 	struct syncfw_pt *shown;
 };
 
+static_assert(offsetof(struct testdev_timeline, obj) == 0);
+
 static struct dentry *testdev_node;
 
 static inline struct testdev_timeline *to_testdev(struct syncfw_timeline *obj)
@@ -259,3 +261,4 @@ module_exit(testdev_exit);
 
 MODULE_DESCRIPTION("Test-only ioctls onto syncfw's kernel API");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SYNCFW);

@@ -13,6 +13,8 @@
  * SYNC_IOC_FILE_INFO and DRM's IN_FENCE_FD all work on it.
  *
  * Documentation/sync.rst describes the object model and its lifetimes.
+ * Every function is exported in the SYNCFW symbol namespace: a module
+ * that uses them says MODULE_IMPORT_NS(SYNCFW).
  */
 
 #ifndef _SYNCFW_SYNC_H
@@ -46,13 +48,24 @@ struct syncfw_timeline;
  *			implies that every point with a lower seqno is: a
  *			signal asks it from the lowest seqno up and stops at
  *			the first point not reached
- * @free_pt:		optional, called before a point's memory is freed
- * @release_obj:	optional, called before the timeline's memory is freed
+ * @free_pt:		optional, called before a point's memory is freed,
+ *			from the release of its last reference: in any
+ *			context, hardirq and fence callbacks under another
+ *			(or the same) timeline's lock included. It must not
+ *			sleep nor take any timeline's lock
+ * @release_obj:	optional, called before the timeline's memory is
+ *			freed, once its creator has destroyed it and its last
+ *			point is gone: in the same contexts as @free_pt, with
+ *			the same rules
  * @timeline_value_str:	optional, writes the timeline's current value into
- *			@str for the debugfs dump and dma_fence's debug ops;
- *			may run without the timeline's lock
+ *			@str for the debugfs dump and dma_fence's debug ops.
+ *			Runs without the timeline's lock, with syncfw's list
+ *			of timelines locked (interrupts off): it must not
+ *			take the timeline's lock (that would invert the lock
+ *			order) nor sleep, and reads the value with READ_ONCE()
  * @pt_value_str:	optional, writes the value of @pt into @str; runs only
- *			for published points
+ *			for published points, under the timeline's list_lock
+ *			(interrupts off), with the same rules
  * @unordered:		the points settle in no particular order (each has a
  *			status of its own, not a position on the timeline), so
  *			each gets a dma_fence context of its own; seqnos then
@@ -84,7 +97,8 @@ struct sync_timeline_ops {
  * @name:		for dumps and SYNC_IOC_FILE_INFO's obj_name
  * @context:		the dma_fence context shared by all points, unless
  *			&sync_timeline_ops.unordered
- * @lock:		the dma_fence lock of every point. Protects
+ * @lock:		the dma_fence lock of every point, taken with
+ *			interrupts off (spin_lock_irqsave()). Protects
  *			@destroyed and whatever &sync_timeline_ops.has_signaled
  *			reads: change that state only under @lock, and signal
  *			in the same critical section
@@ -105,8 +119,9 @@ struct sync_timeline_ops {
  * @timeline_list:	membership in syncfw's list of timelines
  * @pin:		a file whose f_op->owner is syncfw; the timeline's
  *			release puts it, its file release frees the memory,
- *			and the VFS then drops that module reference, so no
- *			syncfw code runs after syncfw's last reference goes
+ *			and the VFS then drops that module reference
+ *			(Documentation/sync.rst, Lifetimes, says what this
+ *			does and does not cover)
  *
  * Implementations embed this at the start of their own timeline struct.
  */
@@ -226,7 +241,6 @@ struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 				 u64 seqno);
 void sync_pt_publish(struct syncfw_pt *pt);
 void sync_pt_free(struct syncfw_pt *pt);
-struct syncfw_pt *dma_fence_to_sync_pt(struct dma_fence *fence);
 
 /* API for fence users */
 
