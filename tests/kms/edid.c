@@ -13,7 +13,11 @@
  *   - an EDID written to the DRM core's edid_override becomes the
  *     property and the only source of modes; "reset" brings ours back
  *
- * usage: edid [-p WxH] flipkms
+ * With -n N (the outputs parameter flipkms was loaded with), exactly N
+ * connectors must be connected: under outputs=2 a single connector would
+ * leave "distinct on every connector" with nothing to compare.
+ *
+ * usage: edid [-p WxH] [-n CONNECTORS] flipkms
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -185,13 +189,21 @@ int main(int argc, char **argv)
 	struct kms_pipe pipes[MAX_PIPES];
 	char name[64], text[14], want[16];
 	struct kms_dev dev;
-	int opt, n, i, j, len;
+	int opt, n, i, j, len, want_n = 0;
+	bool usage = false;
 
-	while ((opt = getopt(argc, argv, "p:")) != -1) {
-		if (opt != 'p' || sscanf(optarg, "%ux%u", &want_w, &want_h) != 2) {
-			fprintf(stderr, "usage: %s [-p WxH] flipkms\n", argv[0]);
-			return 2;
-		}
+	while ((opt = getopt(argc, argv, "p:n:")) != -1) {
+		if (opt == 'p')
+			usage |= sscanf(optarg, "%ux%u", &want_w, &want_h) != 2;
+		else if (opt == 'n')
+			usage |= sscanf(optarg, "%d", &want_n) != 1 || want_n < 1 ||
+				 want_n > MAX_PIPES;
+		else
+			usage = true;
+	}
+	if (usage) {
+		fprintf(stderr, "usage: %s [-p WxH] [-n CONNECTORS] flipkms\n", argv[0]);
+		return 2;
 	}
 	watchdog(60);
 	begin("setup");
@@ -199,6 +211,8 @@ int main(int argc, char **argv)
 	n = kms_pipes(&dev, pipes, MAX_PIPES);
 	require(n >= 1, "a connected connector");
 	comment("%d connectors", n);
+	if (want_n)
+		check_int("connected-connectors", want_n, n);
 
 	for (i = 0; i < n; i++) {
 		const unsigned char *e = edid[i];
