@@ -10,8 +10,10 @@
  *			sw_sync fence: the flipkms flip waits for the sw_sync
  *			one too, and completes once it is signalled
  *   flipkms-out-fence	flipkms's own out-fence as the next flip's in-fence
- *   pending-to-vkms	flipkms's out-fence, still pending, as a vkms flip's
- *			in-fence: vkms's event comes only after it signalled
+ *   pending-to-vkms	flipkms's out-fence, held pending 200 ms past its
+ *			vblank by signal_delay_us, as a vkms flip's in-fence:
+ *			when vkms's event is read (before flipkms's), the
+ *			fence has signalled, stamped no later than the event
  *   pending-to-self	with signal_delay_us, flipkms's out-fence is pending
  *			after its event; as the next flipkms flip's in-fence,
  *			that flip lands at a vblank after the fence's stamp
@@ -151,30 +153,43 @@ static void test_own_fence(struct display *fk)
 	close(in);
 }
 
+/*
+ * With signal_delay_us, flipkms's out-fence stays pending for 200 ms after
+ * the vblank that latched its flip, and is stamped with that later time: a
+ * vkms flip that waited for it cannot complete before that stamp, one that
+ * ignored it completes within a vkms frame, long before. vkms's event is
+ * read first, and the fence looked at right after it, before anything of
+ * flipkms's. vkms stamps an event with the ideal time of the vblank whose
+ * (possibly late) timer callback sent it, up to a period before the flush:
+ * hence one vkms period of slack, far below the 200 ms.
+ */
 static void test_pending_to_vkms(struct display *fk, struct display *vk)
 {
-	int in = -1, pending = 0, tries, ret = -1;
-	struct kms_event ev;
+	struct kms_fence_info info = { 0 };
+	struct kms_event ev, vev;
+	char crtc_dir[96];
+	int64_t slack = (int64_t)kms_mode_period_ns(&vk->pipe.mode) + 1000;
+	int in, ret, status;
 
 	begin("pending-flipkms-fence-as-vkms-in-fence");
-	/* The fence signals at the next vblank: a descheduled guest may miss it. */
-	for (tries = 0; tries < 3 && !pending; tries++) {
-		if (in >= 0) {
-			flip_event(fk, &ev);
-			close(in);
-		}
-		in = pending_out_fence(fk, tries);
-		pending = kms_fence_polled(in) == 0;
-	}
-	require(pending, "a pending flipkms out-fence (3 tries)");
+	require(kms_crtc_debugfs_dir(&fk->dev, &fk->pipe, crtc_dir, sizeof(crtc_dir)) == 0 &&
+		kms_crtc_control(crtc_dir, "signal_delay_us", "200000") == 0,
+		"write signal_delay_us");
+	in = pending_out_fence(fk, 4);
 	ret = kms_flip(&vk->dev, &vk->pipe, &vk->fb[1], NULL, in, 4);
 	check_int("pending-flipkms-fence-accepted-by-vkms", 0, ret);
-	flip_event(fk, &ev);
 	if (!ret) {
-		flip_event(vk, &ev);
-		check("vkms-flip-waits-for-pending-flipkms-fence", kms_fence_polled(in) == 1,
-		      "expected the flipkms fence signalled when the vkms flip completes");
+		flip_event(vk, &vev);
+		status = kms_fence_info(in, &info) ? -1 : info.status;
+		check("vkms-flip-waits-for-pending-flipkms-fence",
+		      status == 1 && vev.time_us * 1000 + slack >= info.timestamp_ns,
+		      "expected the flipkms fence signalled (status 1) and stamped before the vkms event (%lld us, slack %lld ns), got status %d stamped %lld ns",
+		      (long long)vev.time_us, (long long)slack, status,
+		      (long long)info.timestamp_ns);
 	}
+	flip_event(fk, &ev);
+	kms_crtc_control(crtc_dir, "signal_delay_us", "0");
+	require(sync_wait(in, 1000) == 0, "the delayed flipkms fence signals");
 	close(in);
 }
 
