@@ -5,8 +5,9 @@
  * time, while the caller keeps flips running on flipkms's CRTCs. Checked
  * per fence after its timeline passed it: signalled (status 1, once: it
  * stays so), signalled in order on its timeline (timestamps never go back
- * as values go up), and merged fences signal no earlier than their latest
- * point.
+ * as values go up). Every merge must succeed, and a merged fence is still
+ * pending while its points are (before their timelines advance) and
+ * signalled once they are.
  *
  * usage: stress [-t THREADS] [-s SECONDS]
  */
@@ -52,7 +53,7 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	int tl[TIMELINES], f[TIMELINES][BATCH], merged[BATCH];
-	int64_t last[TIMELINES] = { 0 }, ts, mts;
+	int64_t last[TIMELINES] = { 0 }, ts;
 	unsigned int value[TIMELINES] = { 0 };
 	int i, k, status;
 
@@ -69,11 +70,21 @@ static void *work(void *arg)
 				f[i][k] = sw_sync_fence_create(tl[i], "stress", value[i] + k + 1);
 				w->created++;
 			}
-		/* Merge point k of two random timelines. */
+		/* Merge point k of two random timelines: pending, as they are. */
 		for (k = 0; k < BATCH; k++) {
 			merged[k] = sync_merge("m", f[rand_r(&w->seed) % TIMELINES][k],
 					       f[rand_r(&w->seed) % TIMELINES][k]);
-			w->merged += merged[k] >= 0;
+			if (merged[k] < 0) {
+				if (!w->failure[0])
+					snprintf(w->failure, sizeof(w->failure), "merge failed: %s",
+						 errno_name(errno));
+				continue;
+			}
+			w->merged++;
+			fence_time(merged[k], &status, &ts);
+			if (status != 0 && !w->failure[0])
+				snprintf(w->failure, sizeof(w->failure),
+					 "merged fence status %d before its points signalled", status);
 		}
 		/* Advance the timelines in random steps. */
 		for (i = 0; i < TIMELINES; i++) {
@@ -107,7 +118,7 @@ static void *work(void *arg)
 		for (k = 0; k < BATCH; k++) {
 			if (merged[k] < 0)
 				continue;
-			fence_time(merged[k], &status, &mts);
+			fence_time(merged[k], &status, &ts);
 			if ((status != 1 || sync_wait(merged[k], 0)) && !w->failure[0])
 				snprintf(w->failure, sizeof(w->failure),
 					 "merged fence status %d", status);
@@ -166,6 +177,10 @@ int main(int argc, char **argv)
 	check("every-fence-signals-once-in-order", ok, "see the thread failures above");
 	check("fences-were-made", created > 0 && signalled == created,
 	      "expected every created fence checked, got %lu of %lu", signalled, created);
+	/* Each round merges BATCH pairs out of TIMELINES * BATCH fences. */
+	check("every-merge-made", merged > 0 && merged * TIMELINES == created,
+	      "expected %lu merged fences (one per %d created), got %lu", created / TIMELINES,
+	      TIMELINES, merged);
 	free(w);
 	return finish();
 }
