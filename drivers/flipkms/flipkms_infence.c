@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
- * Bounded in-fence waits. The atomic helpers wait for a plane's fence
- * without a timeout, so a client's fence that never signals would wedge
- * the CRTC and, with it, teardown. Each plane fence is therefore replaced
+ * Optionally bounded in-fence waits. The atomic helpers wait for a plane's
+ * fence without a timeout, as every KMS driver does, and by default so does
+ * flipkms: the dma-fence rules make the fence's producer responsible for
+ * signalling it in finite time (a GPU driver's job timeout), and a display
+ * that shows a buffer before its fence signals shows whatever is in it.
+ *
+ * infence_timeout_ms, off (0) by default, is a robustness and fault knob
+ * for setups that want a bound anyway: each plane fence is then replaced
  * by a stand-in, a point on the device's "in-fences" timeline, that
- * signals when the real fence does or fails with -ETIMEDOUT after
- * infence_timeout_ms; the flip then goes ahead and the timeout is counted
- * and logged. Stand-ins show in syncfw's debugfs dump like any point.
+ * signals when the real fence does or fails with -ETIMEDOUT after the
+ * timeout; the flip then goes ahead and the timeout is counted and logged.
+ * That breaks IN_FENCE_FD's contract (the plane may be scanned out while
+ * its producer still writes it), which is why it is not the default.
+ * Stand-ins show in syncfw's debugfs dump like any point.
  *
  * The bound covers whatever the plane waits for: an IN_FENCE_FD or the
  * implicit fences of its buffer, which userspace can set as well
@@ -30,12 +37,13 @@
 
 #define FLIPKMS_INFENCE_TIMEOUT_MAX_MS	60000
 
-static unsigned int infence_timeout_ms = 2000;
+/* 0: no bound, the helpers wait for the fence itself. */
+static unsigned int infence_timeout_ms;
 
 static int flipkms_set_infence_timeout(const char *val,
 				       const struct kernel_param *kp)
 {
-	return param_set_uint_minmax(val, kp, 1, FLIPKMS_INFENCE_TIMEOUT_MAX_MS);
+	return param_set_uint_minmax(val, kp, 0, FLIPKMS_INFENCE_TIMEOUT_MAX_MS);
 }
 
 static const struct kernel_param_ops flipkms_infence_timeout_ops = {
@@ -46,7 +54,7 @@ static const struct kernel_param_ops flipkms_infence_timeout_ops = {
 module_param_cb(infence_timeout_ms, &flipkms_infence_timeout_ops,
 		&infence_timeout_ms, 0644);
 MODULE_PARM_DESC(infence_timeout_ms,
-		 "How long a flip waits for its in-fence before it goes ahead anyway (ms, 1-60000, default 2000)");
+		 "Fault/robustness knob: a flip goes ahead this long after its in-fence if that has not signalled, breaking IN_FENCE_FD's contract (ms, 1-60000; default 0: wait for the fence, as every KMS driver does)");
 
 /**
  * struct flipkms_infences - the stand-ins of one device
@@ -74,6 +82,7 @@ struct flipkms_infences {
  * @timeline:	@fence's timeline name, likewise
  * @seqno:	@fence's seqno, likewise
  * @since:	when the wait began, for the trace event that ends it
+ * @timeout_ms:	its bound, for the message if it runs out
  * @cb:		on @fence; holds a reference on the stand-in while queued,
  *		which it hands on to @signal
  * @signal:	signals the stand-in after @fence did, outside @fence's lock
@@ -89,6 +98,7 @@ struct flipkms_infence {
 	char timeline[32];
 	u64 seqno;
 	ktime_t since;
+	unsigned int timeout_ms;
 	struct dma_fence_cb cb;
 	struct irq_work signal;
 	struct hrtimer timer;
@@ -194,7 +204,7 @@ static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
 		dev_warn_ratelimited(set->drm->dev,
 				     "in-fence %s:%s:%llu not signalled after %u ms, flipping anyway\n",
 				     in->driver, in->timeline, in->seqno,
-				     READ_ONCE(infence_timeout_ms));
+				     in->timeout_ms);
 	}
 	if (dma_fence_remove_callback(in->fence, &in->cb)) {
 		/* The callback will not run: done with the fence for it too. */
@@ -214,17 +224,18 @@ static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
  * @fence:	the plane's fence (the caller keeps its reference)
  *
  * Returns a new reference to the stand-in, a new reference to @fence if it
- * has signalled already, or NULL when memory runs out.
+ * has signalled already or no bound is set, or NULL when memory runs out.
  */
 struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 					struct dma_fence *fence)
 {
+	unsigned int timeout_ms = READ_ONCE(infence_timeout_ms);
 	struct flipkms_infence *in;
 	struct syncfw_pt *pt;
 	u64 seqno;
 	int ret;
 
-	if (dma_fence_is_signaled(fence))
+	if (!timeout_ms || dma_fence_is_signaled(fence))
 		return dma_fence_get(fence);
 
 	spin_lock_irq(&set->obj.lock);
@@ -241,6 +252,7 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 		sizeof(in->timeline));
 	in->seqno = fence->seqno;
 	in->since = ktime_get();
+	in->timeout_ms = timeout_ms;
 	INIT_LIST_HEAD(&in->cb.node);
 	init_irq_work(&in->signal, flipkms_infence_signal_work);
 	hrtimer_init(&in->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
@@ -264,8 +276,7 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 		return &pt->base;
 	}
 	dma_fence_get(&pt->base);
-	hrtimer_start(&in->timer, ms_to_ktime(READ_ONCE(infence_timeout_ms)),
-		      HRTIMER_MODE_REL);
+	hrtimer_start(&in->timer, ms_to_ktime(timeout_ms), HRTIMER_MODE_REL);
 
 	return &pt->base;
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * infence-timeout: the bound on in-fence waits (flipkms's
- * infence_timeout_ms) is a range, and a flip behind an in-fence completes
- * whichever of the fence and the timeout comes first, however close they
- * are: a 1 ms timeout against a fence that never signals, and against one
- * signalled right after the commit, many times over. A timeout of 0 is
- * refused (it used to fire before the fence callback was queued).
+ * infence-timeout: flipkms's optional bound on in-fence waits
+ * (infence_timeout_ms). By default (0) there is none: a flip waits for its
+ * in-fence however long it takes, as on every KMS driver (checked for
+ * longer than the 2 s the bound used to default to). Set, it is a range
+ * (above 60000 refused), and a flip behind an in-fence completes whichever
+ * of the fence and the timeout comes first, however close they are: a 1 ms
+ * timeout against a fence that never signals, and against one signalled
+ * right after the commit, many times over. 0 turns it off again.
  *
  * usage: infence-timeout [-n ROUNDS] flipkms
  */
@@ -93,6 +95,50 @@ out_tl:
 	return rc;
 }
 
+/*
+ * With no bound, a flip behind a fence signalled after @hold_ms completes
+ * only then: 0, or -1 with a message in @why.
+ */
+static int flip_waits(struct kms_dev *dev, const struct kms_pipe *pipe,
+		      const struct kms_fb *fb, int hold_ms, char *why, size_t len)
+{
+	int tl = sw_sync_timeline_create(), fence, ret, rc = -1;
+	struct kms_event ev;
+	int32_t out = -1;
+
+	fence = tl >= 0 ? sw_sync_fence_create(tl, "unbounded", 1) : -1;
+	if (fence < 0) {
+		snprintf(why, len, "sw_sync fence: %s", errno_name(errno));
+		goto out_tl;
+	}
+	ret = kms_flip(dev, pipe, fb, &out, fence, 8);
+	close(fence);
+	if (ret) {
+		snprintf(why, len, "commit: %s", errno_name(-ret));
+		goto out_tl;
+	}
+	ret = kms_next_event(dev, hold_ms, &ev);
+	if (ret != 0) {
+		snprintf(why, len, "the flip completed before its fence signalled (%s)",
+			 ret == 1 ? "flip event" : errno_name(errno));
+	} else if (out >= 0 && kms_fence_polled(out) != 0) {
+		snprintf(why, len, "the out-fence signalled before the in-fence");
+	} else {
+		sw_sync_timeline_inc(tl, 1);
+		ret = kms_next_event(dev, 2000, &ev);
+		if (ret != 1 || ev.type != DRM_EVENT_FLIP_COMPLETE)
+			snprintf(why, len, "no flip event within 2 s of the signal");
+		else
+			rc = 0;
+	}
+	if (out >= 0)
+		close(out);
+out_tl:
+	if (tl >= 0)
+		close(tl);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 50, opt, i, signal, bad[2] = { 0, 0 };
@@ -112,7 +158,7 @@ int main(int argc, char **argv)
 	watchdog(120);
 	begin("setup");
 	saved = get_timeout();
-	require(saved > 0, "read " PARAM);
+	require(saved >= 0, "read " PARAM);
 	require(kms_open(&dev, kms_driver_arg(argc, argv), KMS_CAP_ATOMIC) == 0, "open card");
 	require(kms_pipes(&dev, &pipe, 1) == 1, "a connected pipe");
 	for (i = 0; i < 2; i++)
@@ -120,10 +166,14 @@ int main(int argc, char **argv)
 				      DRM_FORMAT_XRGB8888, (unsigned int)i, &fb[i]) == 0, "dumb framebuffers");
 	require(kms_modeset(&dev, &pipe, NULL, &fb[0]) == 0, "modeset");
 
-	begin("timeout-zero-refused");
-	check_int("timeout-zero-refused", -EINVAL, set_timeout("0"));
-	check_int("timeout-zero-leaves-value", saved, get_timeout());
+	begin("unbounded-by-default");
+	check_int("unbounded-by-default", 0, saved);
+	begin("flip-waits-for-in-fence-past-2-s");
+	check("flip-waits-for-in-fence-past-2-s",
+	      !flip_waits(&dev, &pipe, &fb[1], 2500, msg, sizeof(msg)), "%s", msg);
+	begin("timeout-above-range-refused");
 	check_int("timeout-above-range-refused", -EINVAL, set_timeout("60001"));
+	check_int("timeout-above-range-leaves-value", saved, get_timeout());
 
 	begin("timeout-one-ms-accepted");
 	if (!check_int("timeout-one-ms-accepted", 0, set_timeout("1")))
@@ -141,6 +191,10 @@ int main(int argc, char **argv)
 	      "expected every flip to complete, got %d of %d failing (first %s)", bad[1], rounds,
 	      why[1]);
 
+	begin("timeout-zero-turns-bound-off");
+	check_int("timeout-zero-accepted", 0, set_timeout("0"));
+	check("timeout-zero-turns-bound-off",
+	      !flip_waits(&dev, &pipe, &fb[0], 300, msg, sizeof(msg)), "%s", msg);
 	snprintf(msg, sizeof(msg), "%ld", saved);
 	check_int("timeout-restored", 0, set_timeout(msg));
 	kms_teardown(&dev, &pipe, fb);
