@@ -6,16 +6,22 @@
 #                         frames were being flipped (flipkms latching them)
 #   crtc-settles          flipkms's timeline stops within a few vblanks of
 #                         the kill
-#   last-flush-latched    the flip on screen is the last commit flushed to
-#                         CRTC 0 (flipkms_commit_flush): the commit in flight
-#                         at the kill was latched, none is left pending.
+#   last-flush-latched    the compositor's last commit (the last one flushed
+#                         to CRTC 0 with the CRTC on, flipkms_commit_flush
+#                         active=1) was latched at the first vblank at or
+#                         after its flush, as every commit is: the commit in
+#                         flight at the kill did not stay pending until the
+#                         fd's release turned the CRTC off. flipkms is loaded
+#                         with fbdev=0, so that no fbdev restore commit
+#                         (which lights CRTC 0 again on the last close, and
+#                         is latched in any case) comes after it.
 #                         (syncfw's dump has nothing of the compositor's to
 #                         lose: neither compositor asks for out-fences, so
 #                         its commits make no syncfw point or fence.)
 #   next-start-presents   a new COMPOSITOR on the same card presents 60
 #                         frames of presentlat, none discarded
 #
-# usage: tests/compositor/kill.sh weston|sway
+# usage: tests/kms/with-module.sh flipkms:fbdev=0 -- tests/compositor/kill.sh weston|sway
 set -u
 here=$(dirname "$0")
 # shellcheck source=tests/lib.sh
@@ -26,6 +32,8 @@ compositor=${1:?usage: $0 weston|sway}
 command -v "$compositor" >/dev/null ||
 	{ skip "$compositor-killed-mid-flip" "$compositor is not installed (scripts/setup)"; exit 0; }
 minor=$(drm_minor_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
+[ "$(cat /sys/module/flipkms/parameters/fbdev)" = N ] ||
+	{ echo "not ok - setup: expected flipkms loaded with fbdev=0 (tests/kms/with-module.sh flipkms:fbdev=0 -- $0)"; exit 1; }
 export ctl=/sys/kernel/debug/dri/$minor/crtc-0 compositor presentlat
 tmp=$(mktemp -d)
 chmod 0777 "$tmp"
@@ -64,9 +72,17 @@ for _ in $(seq 20); do
 done
 check crtc-settles "$settled" "flipkms's timeline kept moving 4 s after the kill"
 trace_stop "$tmp/trace"
-flushed=$(awk '/flipkms_commit_flush:/ && / crtc=0 / { for (i = 1; i <= NF; i++) if ($i ~ /^seqno=/) s = substr($i, 7) } END { print s }' "$tmp/trace")
-check last-flush-latched "$([ -n "$flushed" ] && [ "$flushed" = "$(on_screen)" ]; echo $?)" \
-	"expected the last commit flushed (${flushed:-none}) on screen, flipkms shows $(on_screen)"
+# The compositor's last commit S (flushed at F), the ideal time of the
+# first vblank at or after F, and the vblank that latched S (or a later
+# commit with it), from the trace: "S WANT GOT".
+latch=$(awk 'function f(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	/flipkms_commit_flush:/ && / crtc=0 / { if (f("active") == 1) { s = f("seqno"); fl = f("flushed"); want = ""; got = "" } next }
+	/flipkms_vblank:/ && / crtc=0 / { if (s != "" && want == "" && f("ideal") + 0 >= fl + 0) want = f("ideal"); next }
+	/flipkms_latch:/ && / crtc=0 / { if (s != "" && got == "" && f("seqno") + 0 >= s + 0) got = f("vblank") }
+	END { print (s == "" ? "none" : s), (want == "" ? "none" : want), (got == "" ? "none" : got) }' "$tmp/trace")
+read -r last want got <<<"$latch"
+check last-flush-latched "$([ "$last" != none ] && [ "$want" != none ] && [ "$got" = "$want" ]; echo $?)" \
+	"expected the compositor's last commit ($last) latched at the first vblank after its flush ($want), got latched at $got"
 
 "$here/session.sh" "$compositor" -- "$presentlat" -n 60 -w 5 --json "$tmp/next.json" -q >"$tmp/next" 2>&1
 rc=$?
