@@ -25,8 +25,23 @@ export second=/sys/kernel/debug/dri/$minor/crtc-1
 [ -e "$second/connected" ] || { echo "not ok - setup: flipkms has no second output (outputs=2)"; exit 1; }
 tmp=$(mktemp -d)
 export FLIPFENCE_SESSION_LOG=$tmp/weston.log
-$udevd --daemon --resolve-names=never
-trap 'udevadm control --exit 2>/dev/null; echo 1 >$second/connected; rm -rf "$tmp"' EXIT
+# udevd in the foreground, a child of this script: in the test's process
+# group, so that the runner's timeout kills it with the test, and stopped
+# by the trap on any exit (a daemonised one would outlive a killed test).
+$udevd --resolve-names=never >"$tmp/udevd.log" 2>&1 &
+udevd_pid=$!
+cleanup() {
+	kill "$udevd_pid" 2>/dev/null
+	wait "$udevd_pid" 2>/dev/null
+	echo 1 >"$second/connected"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+for _ in $(seq 50); do
+	udevadm control --ping 2>/dev/null && break
+	sleep 0.1
+done
 udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
 echo 0 >"$second/connected"
 

@@ -9,7 +9,8 @@
 # A module that is loaded already is unloaded first and, after CMD, loaded
 # again with its default parameters. Modules come from $FLIPFENCE_MODROOT
 # (set by scripts/vm); the exit status is CMD's, or 125 if a module would
-# not load or unload.
+# not load or unload. The modules are put back by a trap, on SIGTERM (the
+# runner's timeout) or SIGINT too: 143 then.
 set -u
 specs=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
@@ -29,6 +30,27 @@ loaded() {
 }
 
 reload=()
+loaded_specs=0
+# Put things back on any exit: when CMD is done, and also when the runner's
+# timeout (SIGTERM to the test's process group) or ^C ends the test, so that
+# the next test finds syncfw and flipkms with their defaults and no vkms.
+# shellcheck disable=SC2317 # called by the trap
+restore() {
+	local i mod
+	trap - TERM INT
+	for ((i = loaded_specs - 1; i >= 0; i--)); do
+		mod=${specs[i]%%:*}
+		loaded "$mod" && { mp -r "$mod" || { echo "# $0: cannot unload $mod"; rc=125; }; }
+	done
+	for mod in "${reload[@]}"; do
+		loaded "$mod" || mp "$mod" || { echo "# $0: cannot load $mod again"; rc=125; }
+	done
+	exit "$rc"
+}
+rc=125
+trap restore EXIT
+trap 'echo "# $0: killed by a signal: restoring the modules"; rc=143; exit 143' TERM INT
+
 for spec in "${specs[@]}"; do
 	mod=${spec%%:*}
 	params=()
@@ -37,6 +59,7 @@ for spec in "${specs[@]}"; do
 		mp -r "$mod" || { echo "# $0: cannot unload $mod"; exit 125; }
 		reload+=("$mod")
 	fi
+	loaded_specs=$((loaded_specs + 1))
 	mp "$mod" "${params[@]}" || { echo "# $0: cannot load $mod ${params[*]}"; exit 125; }
 	# Let udev-less /dev settle: the card node appears with the device.
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -47,12 +70,4 @@ done
 
 "$@"
 rc=$?
-
-for ((i = ${#specs[@]} - 1; i >= 0; i--)); do
-	mod=${specs[i]%%:*}
-	loaded "$mod" && { mp -r "$mod" || { echo "# $0: cannot unload $mod"; rc=125; }; }
-done
-for mod in "${reload[@]}"; do
-	mp "$mod" || { echo "# $0: cannot load $mod again"; rc=125; }
-done
 exit $rc
