@@ -4,8 +4,9 @@
 #
 #   kill -9 of a client with a flip pending behind an in-fence nothing
 #     signals, threads waiting on its out-fence and on a sw_sync fence, and
-#     its timelines open: every one of its sync objects goes away and the
-#     display keeps flipping for the next client
+#     its timelines open: every one of its sync objects goes away (and its
+#     out-fence's point from flipkms's timeline) and the display keeps
+#     flipping for the next client
 #   hot-unplug mid-flip: flips in flight finish, nothing hangs, the display
 #     flips after replug
 #   module unload with fences held: refused cleanly while a process holds a
@@ -25,8 +26,20 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib.sh"
 
 display_ok() { timeout 30 "$fliplat" --no-progress -q --flips 5 --warmup 0 >"$tmp/fliplat" 2>&1; }
-# syncfw's dump without flipkms's own timelines, whose counters move.
-others() { grep -v flipkms "$info"; }
+# syncfw's dump without flipkms's timelines and fences, each dropped as a
+# whole block (its line and the indented lines under it): flipkms's flip
+# counts move on. Its points are checked apart (flipkms_points).
+others() {
+	awk '/^(timelines|fences):$/ { if (held != "") print held; held = ""; sec = $1; drop = 0; print; next }
+		sec == "timelines:" { if (!/^  /) drop = / flipkms: /; if (!drop) print; next }
+		!/^  / { if (held != "") print held; held = $0; next }
+		{ if (!/ flipkms pt /) { print held; print } held = "" }
+		END { if (held != "") print held }' "$info"
+}
+# The points left on flipkms's timelines, one a line.
+flipkms_points() {
+	awk '/^fences:$/ { exit } !/^  / { fk = / flipkms: /; next } fk' "$info"
+}
 settles_to() {	# WANT: the dump (without flipkms) becomes WANT within 5 s
 	local i
 	for i in $(seq 50); do
@@ -68,6 +81,13 @@ if start_victim; then
 	wait $pid 2>/dev/null
 	settles_to "$base" && pass killed-client-leaves-no-sync-objects ||
 		fail killed-client-leaves-no-sync-objects "left in $info: $(others | tr '\n' ' ')"
+	# Its out-fence's point (of the flip it left pending) goes as well.
+	for _ in $(seq 50); do
+		[ -z "$(flipkms_points)" ] && break
+		sleep 0.1
+	done
+	check killed-client-leaves-no-flipkms-point "$([ -z "$(flipkms_points)" ]; echo $?)" \
+		"expected no point on flipkms's timelines 5 s after the kill, got: $(flipkms_points | tr '\n' ' ')"
 else
 	fail victim-objects-visible-in-dump "the victim did not get ready"
 fi

@@ -8,10 +8,15 @@
  * of a timeline closed meanwhile, OUT_FENCE_PTR into read-only memory,
  * random property sets) and must succeed or fail with one of the errnos
  * listed for that call below. Every 2000 calls the display must still
- * flip. At the end every fd it opened is closed and syncfw's debugfs dump
- * must be as it was before.
+ * flip. At the end every fd it opened is closed, syncfw's debugfs dump
+ * (flipkms's timelines aside, whose flip counts move on) must be as it was
+ * before, and no point may be left on flipkms's timelines once the last
+ * commits are cleaned up.
  *
- * usage: fuzz [--seed N] [--calls N] [--only sync|drm]
+ * usage: fuzz [--seed N] [--calls N] [--only sync|drm] [--watchdog SECONDS]
+ *
+ * --watchdog fails the run, naming the call in progress, after SECONDS
+ * (default none): the manifest sets it below its timeout.
  *
  * The seed is printed first; "fuzz --seed N --calls M" replays a run up to
  * call M exactly (the calls do not depend on timing).
@@ -482,23 +487,93 @@ static bool display_works(void)
 	return ret == 1;
 }
 
-/* syncfw's dump without flipkms's own timelines: what the fuzzer could leak. */
+#define SYNC_INFO	"/sys/kernel/debug/sync/info"
+
+/* A timeline's line in the dump, "<name> <driver>: <value>", of flipkms's. */
+static bool flipkms_timeline_line(const char *line)
+{
+	return strncmp(line, "  ", 2) && strstr(line, " flipkms: ");
+}
+
+static void append(char *buf, size_t size, size_t *n, const char *line)
+{
+	size_t len = strlen(line);
+
+	if (*n + len < size) {
+		memcpy(buf + *n, line, len + 1);
+		*n += len;
+	}
+}
+
+/*
+ * syncfw's dump without flipkms's timelines and fences, each dropped as a
+ * whole block (its line and the indented lines under it): what the fuzzer
+ * could leak among everyone else's. flipkms's points are checked apart
+ * (flipkms_points()): a commit's clean-up may still hold one at first.
+ */
 static char *sync_dump_timelines(void)
 {
 	static char buf[65536];
-	FILE *f = fopen("/sys/kernel/debug/sync/info", "r");
+	char line[512], held[512] = "";
+	bool fences = false, dropping = false;
+	FILE *f = fopen(SYNC_INFO, "r");
 	size_t n = 0;
-	char line[512];
 
 	buf[0] = '\0';
-	while (f && fgets(line, sizeof(line), f) && n + strlen(line) < sizeof(buf))
-		if (!strstr(line, "flipkms")) {	/* its flip counts move on */
-			strcpy(buf + n, line);
-			n += strlen(line);
+	while (f && fgets(line, sizeof(line), f)) {
+		bool indented = !strncmp(line, "  ", 2);
+
+		if (!strcmp(line, "timelines:\n") || !strcmp(line, "fences:\n")) {
+			fences = line[0] == 'f';
+			dropping = false;
+			append(buf, sizeof(buf), &n, line);
+		} else if (!fences) {
+			/* "<name> <driver>: <value>", then "  pt <value>: <status>" */
+			if (!indented)
+				dropping = flipkms_timeline_line(line);
+			if (!dropping)
+				append(buf, sizeof(buf), &n, line);
+		} else if (!indented) {
+			/* "<name>: <status>", then "  <timeline> <driver> pt ..." */
+			if (held[0])
+				append(buf, sizeof(buf), &n, held);
+			snprintf(held, sizeof(held), "%s", line);
+		} else {
+			if (!strstr(line, " flipkms pt ")) {
+				append(buf, sizeof(buf), &n, held);
+				append(buf, sizeof(buf), &n, line);
+			}
+			held[0] = '\0';
 		}
+	}
+	if (held[0])
+		append(buf, sizeof(buf), &n, held);
 	if (f)
 		fclose(f);
 	return strdup(buf);
+}
+
+/* The points listed under flipkms's timelines in the dump, into @out. */
+static int flipkms_points(char *out, size_t size)
+{
+	bool in_flipkms = false;
+	FILE *f = fopen(SYNC_INFO, "r");
+	char line[512];
+	size_t n = 0;
+	int points = 0;
+
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f) && strcmp(line, "fences:\n")) {
+		if (strncmp(line, "  ", 2)) {
+			in_flipkms = flipkms_timeline_line(line);
+		} else if (in_flipkms) {
+			points++;
+			append(out, size, &n, line);
+		}
+	}
+	if (f)
+		fclose(f);
+	return f ? points : -1;
 }
 
 int main(int argc, char **argv)
@@ -507,6 +582,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "calls", required_argument, NULL, 'c' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "watchdog", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	void (*const sync_ops[])(void) = { op_timeline, op_create_fence, op_create_fence, op_inc,
@@ -514,7 +590,8 @@ int main(int argc, char **argv)
 					  op_close };
 	void (*const drm_ops[])(void) = { op_atomic, op_dumb, op_addfb, op_vblank, op_sequence,
 					 op_property, op_blob, op_page_flip };
-	int fds_before, fds_after, opt, i, pfd[2];
+	int fds_before, fds_after, opt, i, pfd[2], points;
+	static char left[16384];
 	bool sync = true, broken = false;
 	char *dump_before, *dump_after;
 	unsigned long checks = 0;
@@ -534,8 +611,12 @@ int main(int argc, char **argv)
 			sync = !strcmp(optarg, "sync");
 			S.drm = !strcmp(optarg, "drm");
 			break;
+		case 'w':
+			watchdog((unsigned int)strtoul(optarg, NULL, 0));
+			break;
 		default:
-			fprintf(stderr, "usage: %s [--seed N] [--calls N] [--only sync|drm]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--seed N] [--calls N] [--only sync|drm] [--watchdog SECONDS]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -623,6 +704,13 @@ int main(int argc, char **argv)
 	dump_after = sync_dump_timelines();
 	check("no-timeline-or-fence-left-in-syncfw-dump", !strcmp(dump_before, dump_after),
 	      "sw_sync lines before:\n%s\nafter:\n%s", dump_before, dump_after);
+	/* Every out-fence is closed and the device too: their points go once
+	 * the last commits are cleaned up, well within 5 s. */
+	for (i = 0; i < 50 && (points = flipkms_points(left, sizeof(left))) != 0; i++)
+		sleep_ms(100);
+	check("no-flipkms-point-left-after-settle", points == 0,
+	      "expected no point on flipkms's timelines 5 s after everything was closed, got %d:\n%s",
+	      points, left);
 	comment("%lu calls, %lu display checks, %lu unexpected errnos", S.calls, checks,
 		S.failures);
 	free(dump_before);
