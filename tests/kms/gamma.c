@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 	struct kms_fb fb;
 	long plain;
 
-	watchdog(60);
+	watchdog(45);	/* before the manifest's 60 s */
 	begin("setup");
 	require(driver && !strcmp(driver, "flipkms"),
 		"the gamma LUT and frame.ppm are flipkms's (usage: gamma flipkms)");
