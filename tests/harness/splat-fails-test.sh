@@ -14,7 +14,9 @@ lean  quiet-after   30  modprobe -r -d "\$FLIPFENCE_MODROOT" ffwarn
 lean  warns-late    30  (sleep 2; modprobe -d "\$FLIPFENCE_MODROOT" ffwarn) >/dev/null 2>&1 &
 lean  quiet-last    30  sleep 4
 MANIFEST
-out=$(scripts/vm -k lean -m none -- tests/runner -f "$manifest" 2>/dev/null)
+# With 3 s between tests, warns-late's splat (2 s after it ended) lands
+# before quiet-last begins.
+out=$(scripts/vm -k lean -m none -- env FLIPFENCE_RUNNER_SETTLE=3 tests/runner -f "$manifest" 2>/dev/null)
 rc=$?
 check_eq runner-vm-status 126 "$rc"
 case $out in
