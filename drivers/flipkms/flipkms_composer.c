@@ -4,11 +4,22 @@
  * when something needs their pixels, and only then. It serves the DRM CRC
  * interface (source "auto": a CRC32 of the composed frame per vblank) and
  * the frame.ppm debugfs file.
- * It composes the frame a vblank latched (flipkms_frame.h), which maps its
- * own buffers, so no modeset lock is taken and no commit waits for it.
+ * It composes the frame a vblank latched (flipkms_frame.h), through its
+ * framebuffers' kept mappings, so no modeset lock is taken.
+ *
+ * A composition reads the buffers after the vblank that showed them, but
+ * the flip event of the commit that takes a frame off screen hands its
+ * buffers back to the client, which may draw into them at once. So that
+ * a CRC or a written-back buffer never shows half of the next picture,
+ * that latch holds its out-fences and events (not their timestamps, which
+ * stay the vblank's) until the compositions promised for the frame it
+ * replaced are done (flipkms_latch_shown()). Without a CRC source, a
+ * writeback job or a frame.ppm open, nothing is held.
  */
 
 #include <linux/crc32.h>
+#include <linux/dma-fence.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -18,6 +29,7 @@
 #include <drm/drm_atomic.h>
 #include <drm/drm_color_mgmt.h>
 #include <drm/drm_fourcc.h>
+#include <drm/drm_file.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_vblank.h>
 
@@ -30,18 +42,20 @@
  * @frame:	the frame
  * @fb:		an XRGB8888 or ARGB8888 framebuffer of the frame's size
  * @vaddr:	its first colour plane, mapped
+ * @line:	room for one composed line of @fb's width
  *
  * Each channel is the composed one's upper 8 bits, alpha (or X) 0xff: the
- * composed frame is opaque.
+ * composed frame is opaque. Allocates nothing, so that it can run where a
+ * fence is signalled.
  *
  * Context: process context; may sleep between lines.
  *
- * Returns 0, or -EINVAL for a buffer that does not fit, -ENOMEM.
+ * Returns 0, or -EINVAL for a buffer that does not fit.
  */
 int flipkms_compose_into(const struct flipkms_frame *frame,
-			 const struct drm_framebuffer *fb, void *vaddr)
+			 const struct drm_framebuffer *fb, void *vaddr,
+			 struct flipkms_pixel *line)
 {
-	struct flipkms_pixel *line;
 	u8 *row;
 	int x, y;
 
@@ -49,9 +63,6 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
 	    (fb->format->format != DRM_FORMAT_XRGB8888 &&
 	     fb->format->format != DRM_FORMAT_ARGB8888))
 		return -EINVAL;
-	line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
-	if (!line)
-		return -ENOMEM;
 	for (y = 0; y < frame->height; y++) {
 		flipkms_compose_line(frame, y, line);
 		cond_resched();
@@ -63,8 +74,192 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
 			row[4 * x + 3] = 0xff;
 		}
 	}
-	kvfree(line);
 	return 0;
+}
+
+/* Latches held until the frame they replace is composed */
+
+/**
+ * struct flipkms_held_latch - a latch whose fences and events wait
+ * @link:	in &flipkms_output.held, in latch order
+ * @replaced:	the frame it took off screen (a reference), or NULL
+ * @seqno:	the latest commit it latched
+ * @vblank:	the count of the vblank that latched it
+ * @when:	that vblank's time, which its fences and events carry
+ * @events:	its events
+ */
+struct flipkms_held_latch {
+	struct list_head link;
+	struct flipkms_frame *replaced;
+	u64 seqno;
+	u64 vblank;
+	ktime_t when;
+	struct list_head events;
+};
+
+/*
+ * Sends the events of a held latch as drm_crtc_send_vblank_event() would
+ * have at its vblank: that vblank's count and time, not the latest ones.
+ * The fences are the timeline's to signal (flipkms_latch() did, or its
+ * delayed signal will), so they are taken off the events.
+ */
+static void flipkms_send_held_events(struct flipkms_output *out,
+				     struct flipkms_held_latch *h)
+{
+	struct timespec64 tv = ktime_to_timespec64(h->when);
+	struct drm_device *drm = out->crtc.dev;
+	struct drm_pending_vblank_event *e, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&drm->event_lock, flags);
+	list_for_each_entry_safe(e, next, &h->events, base.link) {
+		list_del(&e->base.link);
+		dma_fence_put(e->base.fence);
+		e->base.fence = NULL;
+		e->pipe = drm_crtc_index(&out->crtc);
+		if (e->event.base.type == DRM_EVENT_FLIP_COMPLETE ||
+		    e->event.base.type == DRM_EVENT_VBLANK) {
+			e->event.vbl.sequence = h->vblank;
+			e->event.vbl.tv_sec = tv.tv_sec;
+			e->event.vbl.tv_usec = tv.tv_nsec / 1000;
+		}
+		drm_send_event_timestamp_locked(drm, &e->base, h->when);
+	}
+	spin_unlock_irqrestore(&drm->event_lock, flags);
+}
+
+/* Completes a held latch: its fences, then its events. */
+static void flipkms_release_held(struct flipkms_output *out,
+				 struct flipkms_held_latch *h)
+{
+	LIST_HEAD(none);
+
+	flipkms_latch(out, h->seqno, &none, h->when);
+	flipkms_send_held_events(out, h);
+	flipkms_frame_put(h->replaced);
+}
+
+/*
+ * Releases held latches in order, each once the frame it replaced has no
+ * composition left to do. A latch stays on the list until it is complete,
+ * so that later latches queue behind it and the timeline moves in order.
+ */
+static void flipkms_release_work(struct work_struct *work)
+{
+	struct flipkms_output *out = container_of(work, struct flipkms_output,
+						  release_work);
+	struct flipkms_held_latch *h;
+	bool cookie;
+
+	for (;;) {
+		spin_lock_irq(&out->lock);
+		h = list_first_entry_or_null(&out->held,
+					     struct flipkms_held_latch, link);
+		if (h && h->replaced && atomic_read(&h->replaced->readers))
+			h = NULL;
+		spin_unlock_irq(&out->lock);
+		if (!h)
+			return;
+
+		cookie = dma_fence_begin_signalling();
+		flipkms_release_held(out, h);
+		dma_fence_end_signalling(cookie);
+		spin_lock_irq(&out->lock);
+		list_del(&h->link);
+		spin_unlock_irq(&out->lock);
+		kfree(h);
+	}
+}
+
+/**
+ * flipkms_latch_shown() - complete a latch once its buffers may go back
+ * @out:	the output
+ * @replaced:	the frame the latch took off screen, or NULL
+ * @seqno:	the latest commit latched
+ * @events:	their events, taken off this list
+ * @when:	the latching vblank's time
+ *
+ * Signals the out-fences and sends the events (flipkms_latch()) now, or,
+ * while compositions of @replaced are still to read its buffers or an
+ * earlier latch is held, holds them, stamped with @when and the current
+ * vblank count, until the compositions are done.
+ *
+ * Context: any; called with no lock held.
+ */
+void flipkms_latch_shown(struct flipkms_output *out,
+			 struct flipkms_frame *replaced, u64 seqno,
+			 struct list_head *events, ktime_t when)
+{
+	struct flipkms_held_latch *h = NULL;
+	unsigned long flags;
+	bool hold;
+
+	/* @replaced is off screen: its readers can only go down from here. */
+	spin_lock_irqsave(&out->lock, flags);
+	hold = !list_empty(&out->held) ||
+	       (replaced && atomic_read(&replaced->readers));
+	spin_unlock_irqrestore(&out->lock, flags);
+	if (hold) {
+		h = kmalloc(sizeof(*h), GFP_ATOMIC);
+		if (!h)
+			atomic64_inc(&out->held_lost);
+	}
+	if (!hold || !h) {
+		flipkms_latch(out, seqno, events, when);
+		return;
+	}
+
+	h->replaced = flipkms_frame_get(replaced);
+	h->seqno = seqno;
+	h->vblank = drm_crtc_vblank_count(&out->crtc);
+	h->when = when;
+	INIT_LIST_HEAD(&h->events);
+	list_splice_init(events, &h->events);
+	spin_lock_irqsave(&out->lock, flags);
+	list_add_tail(&h->link, &out->held);
+	spin_unlock_irqrestore(&out->lock, flags);
+	atomic64_inc(&out->held_latches);
+	/* It may be ready already; the work looks. */
+	queue_work(system_unbound_wq, &out->release_work);
+}
+
+/**
+ * flipkms_frame_read_done() - a promised composition of @frame is done
+ * @out:	its output
+ * @frame:	the frame, whose @readers the promise counted
+ *
+ * Context: any.
+ */
+void flipkms_frame_read_done(struct flipkms_output *out,
+			     struct flipkms_frame *frame)
+{
+	/*
+	 * flipkms_latch_shown() lists a held latch, then queues the work:
+	 * either this sees the latch listed, or the work it queues sees
+	 * this decrement (atomic_dec_and_test() and queue_work() are both
+	 * full barriers).
+	 */
+	if (atomic_dec_and_test(&frame->readers) &&
+	    !list_empty_careful(&out->held))
+		queue_work(system_unbound_wq, &out->release_work);
+}
+
+/*
+ * The frame on screen, with a reference and a promise to read it (counted
+ * in its readers), taken in one section with the latches, so that no latch
+ * takes it off screen without seeing the promise.
+ */
+static struct flipkms_frame *flipkms_shown_to_read(struct flipkms_output *out)
+{
+	struct flipkms_frame *frame;
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->lock, flags);
+	frame = flipkms_frame_get(out->shown);
+	if (frame)
+		atomic_inc(&frame->readers);
+	spin_unlock_irqrestore(&out->lock, flags);
+	return frame;
 }
 
 /* CRCs */
@@ -87,7 +282,32 @@ int flipkms_verify_crc_source(struct drm_crtc *crtc, const char *source,
 	return 0;
 }
 
-/* The vblank timer must run while CRCs are wanted: hold a vblank reference. */
+/* Drops the queued CRC requests, with their promises. */
+static void flipkms_crc_drain(struct flipkms_output *out)
+{
+	struct flipkms_crc_request req;
+
+	for (;;) {
+		spin_lock_irq(&out->crc_lock);
+		if (!out->crc_len) {
+			spin_unlock_irq(&out->crc_lock);
+			return;
+		}
+		req = out->crc_queue[out->crc_head];
+		out->crc_head = (out->crc_head + 1) % FLIPKMS_CRC_QUEUE;
+		out->crc_len--;
+		spin_unlock_irq(&out->crc_lock);
+		flipkms_frame_read_done(out, req.frame);
+		flipkms_frame_put(req.frame);
+	}
+}
+
+/*
+ * The vblank timer must run while CRCs are wanted: hold a vblank reference.
+ * Turning CRCs off drops the vblanks still waiting for their CRC, whose
+ * entries would otherwise reach the next session (which numbers them in
+ * the past).
+ */
 int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 {
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
@@ -100,13 +320,29 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 		return 0;
 
 	if (enable) {
+		/*
+		 * crc/data is drm.ko's file: while it is open (the source is
+		 * set) nothing else keeps flipkms loaded, and its release
+		 * calls back here. Pin the module until then.
+		 */
+		if (!try_module_get(THIS_MODULE))
+			return -ENODEV;
 		ret = drm_crtc_vblank_get(crtc);
-		if (ret)
+		if (ret) {
+			module_put(THIS_MODULE);
 			return ret;
+		}
 	}
+	spin_lock_irq(&out->crc_lock);
 	WRITE_ONCE(out->crc_enabled, enable);
-	if (!enable)
-		drm_crtc_vblank_put(crtc);
+	spin_unlock_irq(&out->crc_lock);
+	if (enable)
+		return 0;
+	drm_crtc_vblank_put(crtc);
+	/* Nothing of this session may reach the next one. */
+	cancel_work_sync(&out->crc_work);
+	flipkms_crc_drain(out);
+	module_put(THIS_MODULE);
 	return 0;
 }
 
@@ -184,6 +420,7 @@ static void flipkms_crc_work(struct work_struct *work)
 		out->crc_head = (out->crc_head + 1) % FLIPKMS_CRC_QUEUE;
 		out->crc_len--;
 		spin_unlock_irq(&out->crc_lock);
+		flipkms_frame_read_done(out, req.frame);
 		flipkms_frame_put(req.frame);
 		/* A composer slower than the vblanks never finds the queue empty. */
 		cond_resched();
@@ -204,18 +441,21 @@ void flipkms_composer_vblank(struct flipkms_output *out)
 	struct flipkms_frame *frame;
 	unsigned long flags;
 	unsigned int tail;
+	bool queued = false;
 	u64 vblank;
 
 	if (!READ_ONCE(out->crc_enabled))
 		return;
-	frame = flipkms_output_shown(out);
+	frame = flipkms_shown_to_read(out);
 	if (!frame)
 		return;
 	vblank = drm_crtc_vblank_count(&out->crtc);
 
 	spin_lock_irqsave(&out->crc_lock, flags);
 	/* Pairs with flipkms_frame_crc()'s release: @crc is written. */
-	if (!out->crc_len && smp_load_acquire(&frame->crc_done)) {
+	if (!out->crc_enabled) {
+		/* Turned off since: the queue was drained. */
+	} else if (!out->crc_len && smp_load_acquire(&frame->crc_done)) {
 		flipkms_crc_entry(out, vblank, frame->crc);
 	} else if (out->crc_len == FLIPKMS_CRC_QUEUE) {
 		atomic64_inc(&out->crc_dropped);
@@ -226,28 +466,49 @@ void flipkms_composer_vblank(struct flipkms_output *out)
 			.frame = frame,
 		};
 		out->crc_len++;
-		frame = NULL;	/* the queue's reference now */
+		queued = true;	/* the queue's reference and promise now */
 		queue_work(system_unbound_wq, &out->crc_work);
 	}
 	spin_unlock_irqrestore(&out->crc_lock, flags);
-	flipkms_frame_put(frame);
+	if (!queued) {
+		flipkms_frame_read_done(out, frame);
+		flipkms_frame_put(frame);
+	}
 }
 
 int flipkms_composer_init(struct flipkms_output *out)
 {
 	spin_lock_init(&out->crc_lock);
 	INIT_WORK(&out->crc_work, flipkms_crc_work);
+	INIT_LIST_HEAD(&out->held);
+	INIT_WORK(&out->release_work, flipkms_release_work);
 	return 0;
 }
 
-/* After the vblank timer stopped: no request can come in any more. */
+/*
+ * After the vblank timer stopped and the last commit: no request can come
+ * in any more. Latches still held are completed now, whatever is left to
+ * compose: the CRTC is off, its buffers no longer anybody's concern.
+ */
 void flipkms_composer_fini(struct flipkms_output *out)
 {
+	struct flipkms_held_latch *h;
+
 	cancel_work_sync(&out->crc_work);
-	while (out->crc_len) {
-		flipkms_frame_put(out->crc_queue[out->crc_head].frame);
-		out->crc_head = (out->crc_head + 1) % FLIPKMS_CRC_QUEUE;
-		out->crc_len--;
+	flipkms_crc_drain(out);
+	cancel_work_sync(&out->release_work);
+	for (;;) {
+		spin_lock_irq(&out->lock);
+		h = list_first_entry_or_null(&out->held,
+					     struct flipkms_held_latch, link);
+		spin_unlock_irq(&out->lock);
+		if (!h)
+			break;
+		flipkms_release_held(out, h);
+		spin_lock_irq(&out->lock);
+		list_del(&h->link);
+		spin_unlock_irq(&out->lock);
+		kfree(h);
 	}
 }
 
@@ -267,7 +528,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 	int header, x, y;
 	u8 *rgb;
 
-	frame = flipkms_output_shown(out);
+	frame = flipkms_shown_to_read(out);
 	if (!frame)
 		return -ENODATA;
 	ppm = vmalloc(sizeof(*ppm) + 32 + (size_t)frame->width * frame->height * 3);
@@ -275,6 +536,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 		line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
 	if (!line) {
 		vfree(ppm);
+		flipkms_frame_read_done(out, frame);
 		flipkms_frame_put(frame);
 		return -ENOMEM;
 	}
@@ -295,6 +557,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 	file->private_data = ppm;
 
 	kvfree(line);
+	flipkms_frame_read_done(out, frame);
 	flipkms_frame_put(frame);
 	return 0;
 }

@@ -56,6 +56,9 @@ static int flipkms_status_show(struct seq_file *m, void *data)
 			   atomic64_read(&out->compositions),
 			   atomic64_read(&out->crc_entries),
 			   atomic64_read(&out->crc_dropped));
+		seq_printf(m, "  latches held for compositions %lld, not held (no memory) %lld\n",
+			   atomic64_read(&out->held_latches),
+			   atomic64_read(&out->held_lost));
 		seq_printf(m, "  refresh_hz %u, signal_delay_us %u, drop_vblanks %d, stall_commit_ms %d, fence_error %d\n",
 			   READ_ONCE(out->refresh), READ_ONCE(out->signal_delay_us),
 			   atomic_read(&out->drop_vblanks),
@@ -115,9 +118,11 @@ DEFINE_DEBUGFS_ATTRIBUTE(flipkms_refresh_fops, flipkms_refresh_get,
 			 flipkms_refresh_set, "%llu\n");
 
 /*
- * The one-shot faults, each bounded so that no setting can hang a CRTC
- * for longer than the commit helpers' 10 s flip timeout. Their files point
- * at the output's atomic_t.
+ * The one-shot faults, each bounded so that no setting can hang a CRTC.
+ * The bounds do not keep a flip within the commit helpers' 10 s flip
+ * timeout: 240 dropped vblanks at 30 Hz are 8 s, and faults add up (see
+ * Documentation/flipkms.rst, Debugfs controls). Their files point at the
+ * output's atomic_t.
  */
 static int flipkms_fault_get(void *data, u64 *val)
 {

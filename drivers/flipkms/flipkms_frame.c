@@ -3,18 +3,19 @@
  * Frames: each commit's content is captured when the commit is flushed
  * (its memory was allocated when it was checked) and travels with it: to
  * the output's pending slot, then to the shown slot at the vblank that
- * latches it (flipkms_crtc.c). A frame maps its buffers itself (the GEM
- * vmap is reference counted and prepare_fb mapped them already, so this
- * only counts), so composing it needs no modeset lock and cannot race the
- * plane cleanup of a later commit. The last reference may go in the
- * vblank timer; the unmapping then waits for a work item.
+ * latches it (flipkms_crtc.c). A frame holds a reference on each of its
+ * framebuffers, and a framebuffer keeps the mapping the commit's
+ * prepare_fb made until it is destroyed (flipkms_fb.c), so composing a
+ * frame needs no modeset lock and cannot race the plane cleanup of a later
+ * commit, and the flush neither maps nor sleeps nor fails. The last
+ * reference may go in the vblank timer; dropping the framebuffers, which
+ * may free them, then waits for a work item.
  */
 
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_framebuffer.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 
 #include "flipkms_frame.h"
 
@@ -24,10 +25,8 @@ static void flipkms_frame_free(struct flipkms_frame *frame)
 {
 	unsigned int i;
 
-	for (i = 0; i < frame->num_planes; i++) {
-		drm_gem_fb_vunmap(frame->planes[i].fb, frame->planes[i].map);
+	for (i = 0; i < frame->num_planes; i++)
 		drm_framebuffer_put(frame->planes[i].fb);
-	}
 	kfree(frame);
 }
 
@@ -55,7 +54,7 @@ static void flipkms_frame_release(struct kref *kref)
  * flipkms_frame_put() - drop a reference to a frame
  * @frame: the frame, or NULL
  *
- * Safe in any context: the buffers are unmapped from a work item.
+ * Safe in any context: the framebuffers are let go from a work item.
  */
 void flipkms_frame_put(struct flipkms_frame *frame)
 {
@@ -69,7 +68,7 @@ void flipkms_frames_drain(void)
 	flush_work(&flipkms_frames_free);
 }
 
-/* Adds @ps to @frame in zpos order, with the frame's own mapping. */
+/* Adds @ps to @frame in zpos order, read through its kept mapping. */
 static void flipkms_frame_add_plane(struct flipkms_frame *frame,
 				    const struct drm_plane_state *ps)
 {
@@ -84,11 +83,8 @@ static void flipkms_frame_add_plane(struct flipkms_frame *frame,
 	if (!ps->fb || !ps->visible ||
 	    WARN_ON(frame->num_planes == ARRAY_SIZE(frame->planes)))
 		return;
-	/*
-	 * prepare_fb mapped the buffer for the shadow plane already, so this
-	 * only counts; a plane that cannot be mapped is left out, as black.
-	 */
-	if (WARN_ON_ONCE(drm_gem_fb_vmap(ps->fb, plane.map, plane.data)))
+	/* Every commit that showed the fb had prepare_fb map it for good. */
+	if (WARN_ON_ONCE(!flipkms_fb_data(ps->fb, plane.data)))
 		return;
 	drm_framebuffer_get(ps->fb);
 
@@ -135,10 +131,13 @@ int flipkms_frame_alloc(struct flipkms_crtc_state *fstate)
 void flipkms_frame_fill(struct flipkms_frame *frame,
 			const struct drm_crtc_state *crtc_state)
 {
+	const struct flipkms_crtc_state *fstate =
+		container_of(crtc_state, struct flipkms_crtc_state, base);
 	struct drm_plane *plane;
 
 	if (!frame)
 		return;
+	frame->seqno = fstate->seqno;
 	frame->width = crtc_state->mode.hdisplay;
 	frame->height = crtc_state->mode.vdisplay;
 	/* atomic_check took only LUTs of exactly this size. */

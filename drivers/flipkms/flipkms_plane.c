@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Planes: a primary, overlays and a cursor per CRTC, all without scaling.
- * Framebuffers are GEM shmem objects mapped for the composer through the
- * shadow-plane helpers, on top of the mapping each keeps from the first
- * commit that shows it (flipkms_fb.c).
+ * Framebuffers are GEM shmem objects; the composer reads them through the
+ * mapping each keeps from the first commit that prepares it until it is
+ * destroyed (flipkms_fb.c). The shadow-plane helpers' prepare_fb, a
+ * counted map on top, also picks up the buffer's implicit fence.
  */
 
 #include <linux/dma-fence.h>

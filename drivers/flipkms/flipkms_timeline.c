@@ -13,19 +13,27 @@
 #include "flipkms_drv.h"
 #include "flipkms_trace.h"
 
+/* Failures (fault injection) that may wait for their signal at once. */
+#define FLIPKMS_TIMELINE_FAILS	16
+
 /**
  * struct flipkms_timeline - a CRTC's timeline of completed flips
  * @obj:	the sync timeline
  * @value:	the latest commit latched; written under @obj.lock, read
  *		locklessly by flipkms_timeline_value() and the dump
- * @fail_seqno:	a commit whose fence fails (fault injection), or 0
- * @fail_error:	the errno it fails with
+ * @fails:	commits whose fences fail (fault injection) and have not
+ *		signalled yet, under @obj.lock: several can be in flight
+ *		while signal_delay_us holds their signals back
+ * @fails.seqno: the commit, 0 for a free slot
+ * @fails.error: the errno its fence fails with
  */
 struct flipkms_timeline {
 	struct syncfw_timeline obj;
 	u64 value;
-	u64 fail_seqno;
-	int fail_error;
+	struct {
+		u64 seqno;
+		int error;
+	} fails[FLIPKMS_TIMELINE_FAILS];
 };
 
 static inline struct flipkms_timeline *to_flipkms_timeline(struct syncfw_timeline *obj)
@@ -36,11 +44,14 @@ static inline struct flipkms_timeline *to_flipkms_timeline(struct syncfw_timelin
 static int flipkms_pt_has_signaled(struct syncfw_pt *pt)
 {
 	struct flipkms_timeline *tl = to_flipkms_timeline(pt->parent);
+	unsigned int i;
 
 	if (tl->value < pt->base.seqno)
 		return 0;
-	if (pt->base.seqno == tl->fail_seqno)
-		return tl->fail_error;
+	for (i = 0; i < FLIPKMS_TIMELINE_FAILS; i++) {
+		if (tl->fails[i].seqno == pt->base.seqno)
+			return tl->fails[i].error;
+	}
 	return 1;
 }
 
@@ -97,29 +108,53 @@ struct dma_fence *flipkms_timeline_point(struct flipkms_timeline *tl,
  * Commit @seqno is on screen since @when: it and every commit before it
  * are done. Timelines never go back, whatever order callers come in. The
  * value moves and its points signal in one critical section, so no point
- * is ever seen reached without @when on it.
+ * is ever seen reached without @when on it. Only a move signals anything,
+ * and only a move is traced: a call for a commit already passed (a
+ * delayed signal that a later one overtook) changes nothing.
  */
 void flipkms_timeline_advance(struct flipkms_timeline *tl, u64 seqno,
 			      ktime_t when)
 {
 	unsigned long flags;
+	unsigned int i;
 
 	spin_lock_irqsave(&tl->obj.lock, flags);
-	if (seqno > tl->value)
+	if (seqno > tl->value) {
 		WRITE_ONCE(tl->value, seqno);
-	sync_timeline_signal_timestamp_locked(&tl->obj, when);
-	trace_flipkms_out_fence_signaled(tl->obj.name, tl->value, when);
+		sync_timeline_signal_timestamp_locked(&tl->obj, when);
+		trace_flipkms_out_fence_signaled(tl->obj.name, seqno, when);
+		/* Their points have signalled, with their errors. */
+		for (i = 0; i < FLIPKMS_TIMELINE_FAILS; i++) {
+			if (tl->fails[i].seqno <= seqno)
+				tl->fails[i].seqno = 0;
+		}
+	}
 	spin_unlock_irqrestore(&tl->obj.lock, flags);
 }
 
-/* Commit @seqno's fence will fail with @error when it is latched. */
+/*
+ * Commit @seqno's fence will fail with @error when it is latched. Up to
+ * FLIPKMS_TIMELINE_FAILS failures can wait for their signal; beyond that
+ * the oldest is forgotten (its fence then signals without error).
+ */
 void flipkms_timeline_fail(struct flipkms_timeline *tl, u64 seqno, int error)
 {
 	unsigned long flags;
+	unsigned int i, slot = 0;
 
 	spin_lock_irqsave(&tl->obj.lock, flags);
-	tl->fail_error = error;
-	tl->fail_seqno = seqno;
+	for (i = 0; i < FLIPKMS_TIMELINE_FAILS; i++) {
+		if (!tl->fails[i].seqno || tl->fails[i].seqno == seqno) {
+			slot = i;
+			break;
+		}
+		if (tl->fails[i].seqno < tl->fails[slot].seqno)
+			slot = i;
+	}
+	if (seqno > tl->value) {
+		tl->fails[slot].seqno = seqno;
+		tl->fails[slot].error = error;
+	}
 	spin_unlock_irqrestore(&tl->obj.lock, flags);
 }
 

@@ -8,6 +8,7 @@
  * signals WRITEBACK_OUT_FENCE_PTR's fence.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
@@ -21,6 +22,7 @@
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_writeback.h>
 
+#include "flipkms_blend.h"
 #include "flipkms_drv.h"
 #include "flipkms_frame.h"
 #include "flipkms_trace.h"
@@ -31,13 +33,19 @@
  * @fb:		the job's framebuffer (the core's job holds the reference)
  * @map:	its mapping
  * @data:	the mapping at the framebuffer's offsets
- * @frame:	the frame to write, from the latch on (a reference)
+ * @seqno:	the number of the job's commit on the CRTC's flip timeline
+ * @line:	one composed line, allocated with the job: the work that
+ *		writes the frame and signals the fence allocates nothing
+ * @frame:	the frame to write, from the latch on (a reference, and a
+ *		promise to compose it counted in its readers)
  */
 struct flipkms_wb_job {
 	struct list_head link;
 	struct drm_framebuffer *fb;
 	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
 	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
+	u64 seqno;
+	struct flipkms_pixel *line;
 	struct flipkms_frame *frame;
 };
 
@@ -92,8 +100,16 @@ static int flipkms_wb_prepare_job(struct drm_writeback_connector *wb,
 	wjob = kzalloc(sizeof(*wjob), GFP_KERNEL);
 	if (!wjob)
 		return -ENOMEM;
+	/* The encoder's check made the buffer as wide as the frame. */
+	wjob->line = kvmalloc_array(job->fb->width, sizeof(*wjob->line),
+				    GFP_KERNEL);
+	if (!wjob->line) {
+		kfree(wjob);
+		return -ENOMEM;
+	}
 	ret = drm_gem_fb_vmap(job->fb, wjob->map, wjob->data);
 	if (ret) {
+		kvfree(wjob->line);
 		kfree(wjob);
 		return ret;
 	}
@@ -114,12 +130,18 @@ static void flipkms_wb_cleanup_job(struct drm_writeback_connector *wb,
 		return;
 	drm_gem_fb_vunmap(wjob->fb, wjob->map);
 	flipkms_frame_put(wjob->frame);
+	kvfree(wjob->line);
 	kfree(wjob);
 	if (atomic_dec_and_test(&out->wb_prepared))
 		wake_up_var(&out->wb_prepared);
 }
 
-/* From the commit tail, before the planes are flushed. */
+/*
+ * From the commit tail, before the planes are flushed: a vblank may still
+ * latch an earlier commit (a legacy cursor update does not wait for its
+ * flip) before this one is flushed, so the job keeps its commit's number
+ * and takes no frame of a commit before it.
+ */
 static void flipkms_wb_atomic_commit(struct drm_connector *connector,
 				     struct drm_atomic_state *state)
 {
@@ -128,7 +150,12 @@ static void flipkms_wb_atomic_commit(struct drm_connector *connector,
 	struct drm_writeback_connector *wb = drm_connector_to_writeback(connector);
 	struct flipkms_output *out = wb_to_output(wb);
 	struct flipkms_wb_job *wjob = conn_state->writeback_job->priv;
+	struct drm_crtc_state *crtc_state =
+		drm_atomic_get_new_crtc_state(state, &out->crtc);
 
+	/* The connector has a job only with its CRTC in the commit. */
+	if (!WARN_ON(!crtc_state))
+		wjob->seqno = to_flipkms_crtc_state(crtc_state)->seqno;
 	spin_lock_irq(&out->lock);
 	list_add_tail(&wjob->link, &out->wb_jobs);
 	drm_writeback_queue_job(wb, conn_state);
@@ -156,7 +183,8 @@ static const struct drm_connector_funcs flipkms_wb_connector_funcs = {
  * @frame:	the frame a vblank just latched
  *
  * Call with &flipkms_output.lock held, in the section that put @frame on
- * screen: the jobs queued so far belong to the commits it latched.
+ * screen. A job gets the first frame shown of its own commit or a later
+ * one: jobs of commits not yet flushed wait for a later latch.
  */
 void flipkms_writeback_latched(struct flipkms_output *out,
 			       struct flipkms_frame *frame)
@@ -166,21 +194,27 @@ void flipkms_writeback_latched(struct flipkms_output *out,
 
 	lockdep_assert_held(&out->lock);
 	list_for_each_entry(wjob, &out->wb_jobs, link) {
-		if (wjob->frame)
+		if (wjob->frame || wjob->seqno > frame->seqno)
 			continue;
 		wjob->frame = flipkms_frame_get(frame);
+		atomic_inc(&frame->readers);
 		queued = true;
 	}
 	if (queued)
 		queue_work(system_unbound_wq, &out->wb_work);
 }
 
-/* Writes the latched frames into their jobs' buffers, in order. */
+/*
+ * Writes the latched frames into their jobs' buffers, in order, and
+ * signals their fences: a fence signalling path (no allocation, nothing
+ * that could wait for a fence), annotated as one.
+ */
 static void flipkms_wb_work(struct work_struct *work)
 {
 	struct flipkms_output *out = container_of(work, struct flipkms_output,
 						  wb_work);
 	struct flipkms_wb_job *wjob;
+	bool cookie;
 	int ret;
 
 	for (;;) {
@@ -195,11 +229,14 @@ static void flipkms_wb_work(struct work_struct *work)
 		if (!wjob)
 			return;
 
+		cookie = dma_fence_begin_signalling();
 		ret = flipkms_compose_into(wjob->frame, wjob->fb,
-					   wjob->data[0].vaddr);
+					   wjob->data[0].vaddr, wjob->line);
+		flipkms_frame_read_done(out, wjob->frame);
 		trace_flipkms_writeback_done(drm_crtc_index(&out->crtc), ret);
 		/* The job, and with it @wjob, is the core's to clean up now. */
 		drm_writeback_signal_completion(&out->wb, ret);
+		dma_fence_end_signalling(cookie);
 	}
 }
 
@@ -253,7 +290,11 @@ void flipkms_writeback_fini(struct flipkms_output *out)
 		spin_unlock_irq(&out->lock);
 		if (!wjob)
 			break;
+		if (wjob->frame)
+			flipkms_frame_read_done(out, wjob->frame);
 		drm_writeback_signal_completion(&out->wb, -ECANCELED);
 	}
 	wait_var_event(&out->wb_prepared, !atomic_read(&out->wb_prepared));
+	/* The last compositions are done: nothing queues it any more. */
+	cancel_work_sync(&out->release_work);
 }

@@ -14,14 +14,24 @@
  *			right after a modeset, 100 consecutive entries with
  *			frame numbers that never skip, read with blocking
  *			reads and with poll() + O_NONBLOCK reads
+ *   released-buffer	flipping between two buffers and drawing a marker
+ *			colour into the one a flip event hands back, at once:
+ *			every CRC entry is the CRC of one of the two frames,
+ *			never of a half-drawn marker (the composition of a
+ *			frame may finish long after its vblank; the next
+ *			flip's event waits for it)
+ *   no-stale-entries	entries still waiting for their frame's CRC when
+ *			the source is turned off never reach the next session
  *
  * usage: capture flipkms
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
@@ -192,6 +202,177 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 	check(name, changed == 0, "%lu of %d entries differ from the first", changed, i);
 }
 
+/* Reads CRC entries in the background until told to stop. */
+struct crc_reader {
+	pthread_t thread;
+	int fd;
+	volatile bool stop;
+	struct crc_entry e[4096];
+	int n;
+};
+
+static void *crc_reader_run(void *arg)
+{
+	struct crc_reader *r = arg;
+	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+	struct crc_entry e;
+	char line[64];
+	ssize_t n;
+
+	while (!r->stop) {
+		if (poll(&pfd, 1, 50) != 1)
+			continue;
+		n = read(r->fd, line, sizeof(line) - 1);
+		if (n <= 0)
+			continue;
+		line[n] = '\0';
+		if (sscanf(line, "%lx %lx", &e.frame, &e.crc) == 2 &&
+		    r->n < (int)(sizeof(r->e) / sizeof(r->e[0])))
+			r->e[r->n++] = e;
+	}
+	return NULL;
+}
+
+/* The CRC of the frame @fb shows, steady: the entry of a vblank after its flip. */
+static unsigned long steady_crc(struct kms_dev *dev, const struct kms_pipe *pipe,
+				const struct kms_fb *fb, int data)
+{
+	struct kms_event ev;
+	struct crc_entry e;
+	int i;
+
+	flip_to(dev, pipe, fb, &ev);
+	for (i = 0; i < 1000; i++) {
+		require(crc_next(data, false, &e), "a CRC entry");
+		if (e.frame > ev.sequence)
+			return e.crc;
+	}
+	require(false, "an entry after the flip");
+	return 0;
+}
+
+/* Fills rows [@y0, @y1) of a 32 bpp dumb buffer with @xrgb. */
+static void paint_rows(struct kms_dev *dev, const struct kms_fb *fb, uint32_t y0, uint32_t y1,
+		       uint32_t xrgb)
+{
+	struct drm_mode_map_dumb map = { .handle = fb->handle };
+	uint32_t *px;
+	uint64_t i;
+	void *p;
+
+	require(!drmIoctl(dev->fd, DRM_IOCTL_MODE_MAP_DUMB, &map), "map a dumb buffer");
+	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, map.offset);
+	require(p != MAP_FAILED, "mmap a dumb buffer");
+	px = (uint32_t *)((char *)p + (size_t)y0 * fb->pitch);
+	for (i = 0; i < (uint64_t)(y1 - y0) * fb->pitch / 4; i++)
+		px[i] = xrgb;
+	munmap(p, fb->size);
+}
+
+/*
+ * Three buffers in turn at the largest mode (the slowest composition), each
+ * flip submitted as soon as the previous one's event arrives, and the
+ * buffer that event hands back scribbled at once (its bottom rows, which a
+ * composition reads last) with a marker; a buffer is repainted just before
+ * it is shown again. Every CRC entry must be that of one of the three
+ * frames.
+ */
+static void test_released_buffer(struct kms_dev *dev, struct kms_pipe *pipe)
+{
+	static const uint32_t colour[3] = { 0x0000ff, 0xff0000, 0xffffff };
+	static struct crc_reader r;
+	drmModeModeInfo mode = pipe->mode;
+	unsigned long known[3];
+	struct kms_fb fb[3];
+	struct kms_event ev;
+	int i, bad = 0, first = -1, data, band;
+	drmModeConnector *c;
+
+	begin("released-buffer");
+	c = drmModeGetConnector(dev->fd, pipe->connector_id);
+	for (i = 0; c && i < c->count_modes; i++)
+		if (c->modes[i].hdisplay * c->modes[i].vdisplay > mode.hdisplay * mode.vdisplay)
+			mode = c->modes[i];
+	drmModeFreeConnector(c);
+	comment("%ux%u", mode.hdisplay, mode.vdisplay);
+	for (i = 0; i < 3; i++)
+		require(kms_fb_create(dev->fd, mode.hdisplay, mode.vdisplay, DRM_FORMAT_XRGB8888,
+				      (unsigned int)i, &fb[i]) == 0 &&
+			kms_fb_fill(dev->fd, &fb[i], colour[i]) == 0, "framebuffers");
+	require(kms_modeset(dev, pipe, &mode, &fb[0]) == 0, "modeset to the largest mode");
+	band = mode.vdisplay / 16;
+
+	data = crc_open(0);
+	for (i = 0; i < 3; i++)
+		known[i] = steady_crc(dev, pipe, &fb[i], data);
+	close(data);
+	comment("CRCs %08lx, %08lx and %08lx", known[0], known[1], known[2]);
+	require(known[0] != known[1] && known[1] != known[2] && known[0] != known[2],
+		"three different CRCs");
+
+	r.fd = crc_open(O_NONBLOCK);
+	r.stop = false;
+	r.n = 0;
+	require(!pthread_create(&r.thread, NULL, crc_reader_run, &r), "reader thread");
+	/* fb[2] is on screen. */
+	require(kms_flip(dev, pipe, &fb[0], NULL, -1, 1) == 0, "flip");
+	for (i = 0; i < 12; i++) {
+		int released = (i + 2) % 3, next = (i + 1) % 3;
+
+		require(kms_next_event(dev, 10000, &ev) == 1 && ev.type == DRM_EVENT_FLIP_COMPLETE,
+			"flip event");
+		/* Handed back: draw into it at once, as a client would. */
+		paint_rows(dev, &fb[released], mode.vdisplay - band, mode.vdisplay, 0x00ff00);
+		/* The next buffer, scribbled last time round, painted again. */
+		if (i)
+			paint_rows(dev, &fb[next], mode.vdisplay - band, mode.vdisplay,
+				   colour[next]);
+		require(kms_flip(dev, pipe, &fb[next], NULL, -1, 1) == 0, "flip");
+	}
+	require(kms_next_event(dev, 10000, &ev) == 1, "last flip event");
+	/* The last frame's entries, then stop. */
+	sleep_ms(2000);
+	r.stop = true;
+	pthread_join(r.thread, NULL);
+	close(r.fd);
+	for (i = 0; i < r.n; i++) {
+		if (r.e[i].crc != known[0] && r.e[i].crc != known[1] && r.e[i].crc != known[2] &&
+		    !bad++)
+			first = i;
+	}
+	comment("%d CRC entries while flipping", r.n);
+	check("released-buffer-entries", r.n > 0, "expected entries, got none");
+	check("released-buffer-crcs-are-frames-shown", bad == 0,
+	      "%d of %d entries are the CRC of none of the frames, first at vblank %lu: %08lx",
+	      bad, r.n, first >= 0 ? r.e[first].frame : 0, first >= 0 ? r.e[first].crc : 0);
+	for (i = 0; i < 3; i++)
+		kms_fb_destroy(dev->fd, &fb[i]);
+}
+
+/* Entries queued when the source goes off must not reach the next session. */
+static void test_no_stale_entries(struct kms_dev *dev, const struct kms_pipe *pipe,
+				  const struct kms_fb fb[2])
+{
+	struct kms_event ev;
+	struct crc_entry e;
+	uint64_t at_open;
+	int data;
+
+	begin("no-stale-entries");
+	data = crc_open(0);
+	/* A new frame: its CRC takes a composition, its vblanks queue. */
+	flip_to(dev, pipe, &fb[0], &ev);
+	sleep_ms(100);
+	close(data);
+	at_open = vblank_count(dev, pipe);
+	data = crc_open(0);
+	require(crc_next(data, false, &e), "a CRC entry");
+	close(data);
+	check("no-stale-entries", e.frame >= at_open,
+	      "the first entry of a new session is for vblank %lu, opened at %llu", e.frame,
+	      (unsigned long long)at_open);
+}
+
 int main(int argc, char **argv)
 {
 	const char *driver = kms_driver_arg(argc, argv);
@@ -210,6 +391,8 @@ int main(int argc, char **argv)
 	test_crc_at_flip(&dev, &pipe, fb);
 	test_consecutive(&dev, &pipe, &fb[0], false);
 	test_consecutive(&dev, &pipe, &fb[1], true);
+	test_no_stale_entries(&dev, &pipe, fb);
+	test_released_buffer(&dev, &pipe);
 
 	kms_disable(&dev, &pipe);
 	kms_fb_destroy(dev.fd, &fb[0]);

@@ -6,7 +6,12 @@
  *   signal_delay_us	out-fences signal exactly that long after their event
  *   drop_vblanks	the next flip lands that many vblanks later
  *   stall_commit_ms	the next flip's event comes at least that late
- *   fence_error	the next out-fence signals with that error
+ *   fence_error	the next out-fence signals with that error, also
+ *			when a second one is set while signal_delay_us
+ *			still holds the first one's signal
+ *   lowering signal_delay_us
+ *			a fence whose signal waits keeps its stamp; the
+ *			next flip's fence, undelayed, waits for it
  *   connected		the connector disconnects and reconnects, with uevents
  *   refresh_hz		the preferred mode changes to that rate, and the
  *			vblank period follows it after a modeset
@@ -152,6 +157,72 @@ static void test_fence_error(struct kms_dev *dev, const struct kms_pipe *pipe,
 	close(fence);
 	check("fence-error-is-one-shot", ok && next == 1,
 	      "expected the following fence to signal, got status %d", next);
+}
+
+/* Fences' status after their signal, or 0 if they do not signal in 3 s. */
+static int fence_status(int fence, int64_t *stamp)
+{
+	struct kms_fence_info info = { 0 };
+
+	sync_wait(fence, 3000);
+	if (kms_fence_info(fence, &info))
+		return 0;
+	if (stamp)
+		*stamp = info.timestamp_ns;
+	return info.status;
+}
+
+static void test_fence_errors_in_flight(struct kms_dev *dev, const struct kms_pipe *pipe,
+					struct kms_fb fb[2])
+{
+	struct kms_event ev;
+	int f1 = -1, f2 = -1, s1, s2;
+	bool ok;
+	int64_t t;
+
+	begin("fence-errors-while-signals-delayed");
+	require(write_control("signal_delay_us", "300000") == 0, "write signal_delay_us");
+	require(write_control("fence_error", "5") == 0, "write fence_error");
+	ok = flip_once(dev, pipe, &fb[0], &ev, &f1, &t);
+	/* The first fence's signal waits 300 ms: this error is set meanwhile. */
+	require(write_control("fence_error", "7") == 0, "write fence_error");
+	ok = flip_once(dev, pipe, &fb[1], &ev, &f2, &t) && ok;
+	write_control("signal_delay_us", "0");
+	s1 = fence_status(f1, NULL);
+	s2 = fence_status(f2, NULL);
+	close(f1);
+	close(f2);
+	check("fence-errors-while-signals-delayed-first", ok && s1 == -EIO,
+	      "expected the first fence to fail with -EIO, got status %d", s1);
+	check("fence-errors-while-signals-delayed-second", ok && s2 == -E2BIG,
+	      "expected the second fence to fail with -E2BIG, got status %d", s2);
+}
+
+static void test_lower_delay(struct kms_dev *dev, const struct kms_pipe *pipe,
+			     struct kms_fb fb[2])
+{
+	struct kms_event ev1, ev2;
+	int f1 = -1, f2 = -1, s1, s2;
+	int64_t t, stamp1 = 0, stamp2 = 0, delta;
+	bool ok;
+
+	begin("lowered-delay-keeps-waiting-stamp");
+	require(write_control("signal_delay_us", "300000") == 0, "write signal_delay_us");
+	ok = flip_once(dev, pipe, &fb[0], &ev1, &f1, &t);
+	require(write_control("signal_delay_us", "0") == 0, "write signal_delay_us");
+	ok = flip_once(dev, pipe, &fb[1], &ev2, &f2, &t) && ok;
+	s1 = fence_status(f1, &stamp1);
+	s2 = fence_status(f2, &stamp2);
+	close(f1);
+	close(f2);
+	/* Event times are whole µs, truncated. */
+	delta = stamp1 - ev1.time_us * 1000 - 300000000;
+	check("lowered-delay-keeps-waiting-stamp", ok && s1 == 1 && delta >= 0 && delta < 1000,
+	      "expected the first fence 300 ms after its event, got status %d, %+.3f ms off",
+	      s1, delta / 1e6);
+	check("lowered-delay-next-fence-in-order", ok && s2 == 1 && stamp2 >= stamp1,
+	      "expected the next fence signalled no earlier than the first, got status %d, "
+	      "%+.3f ms", s2, (stamp2 - stamp1) / 1e6);
 }
 
 /* A uevent socket, to see the hot-plug events. */
@@ -362,6 +433,8 @@ int main(int argc, char **argv)
 	test_drop_vblanks(&dev, &pipe, fb);
 	test_stall(&dev, &pipe, fb);
 	test_fence_error(&dev, &pipe, fb);
+	test_fence_errors_in_flight(&dev, &pipe, fb);
+	test_lower_delay(&dev, &pipe, fb);
 	test_hotplug(&dev, &pipe);
 	test_refresh(&dev, &pipe, fb);
 	test_composer(&dev, &pipe, fb);

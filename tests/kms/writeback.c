@@ -9,6 +9,10 @@
  *			alpha over the primary, blended as flipkms blends
  *   cursor		an opaque ARGB8888 cursor
  *   wb-ar24		the same frame into an ARGB8888 buffer: alpha 0xff
+ *   own-frame		a job whose commit is flushed after a vblank latched
+ *			an earlier commit (a legacy cursor move, which does
+ *			not wait for its flip) gets its own commit's frame,
+ *			and its fence signals once that commit is on screen
  *   bad buffers	a wrong size or format fails the commit with EINVAL
  *
  * The expected frame is computed here from the buffers' bytes with the
@@ -282,6 +286,97 @@ static void check_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const 
 	free(want);
 }
 
+/* Pixel (@x, @y) of a 32 bpp buffer, RGB only. */
+static long buffer_pixel(int fd, const struct kms_fb *fb, int x, int y)
+{
+	unsigned char *map = map_fb(fd, fb);
+	uint32_t v;
+
+	if (!map)
+		return -1;
+	v = *(const uint32_t *)(map + (size_t)y * fb->pitch + 4 * x);
+	munmap(map, fb->size);
+	return v & 0xffffff;
+}
+
+/*
+ * A cursor move C is flushed but held back by dropped vblanks; then a
+ * writeback commit W, which stalls between queueing its job and its
+ * flush. The vblank that latches C comes in that window: W's job must not
+ * take C's frame, and its fence must wait until W is on screen.
+ */
+static void test_own_frame(struct kms_dev *dev, const struct kms_pipe *pipe,
+			   const struct wb *wb, const struct kms_fb *cursor,
+			   const struct kms_fb *out)
+{
+	struct kms_fb old, new;
+	struct kms_fence_info wb_info = { 0 }, flip_info = { 0 };
+	drmModeAtomicReq *req;
+	char dir[96];
+	int32_t wb_fence = -1, flip_fence = -1;
+	int ret, flip_done;
+	struct kms_event ev;
+	long px;
+
+	begin("own-frame");
+	require(kms_crtc_debugfs_dir(dev, pipe, dir, sizeof(dir)) == 0, "debugfs directory");
+	require(kms_fb_create(dev->fd, W, H, DRM_FORMAT_XRGB8888, 9, &old) == 0 &&
+		kms_fb_create(dev->fd, W, H, DRM_FORMAT_XRGB8888, 10, &new) == 0 &&
+		kms_fb_fill(dev->fd, &old, 0x0000ff) == 0 &&
+		kms_fb_fill(dev->fd, &new, 0xff0000) == 0, "framebuffers");
+
+	/* The old primary plane and a cursor, blocking. */
+	req = drmModeAtomicAlloc();
+	kms_req_plane(req, pipe->primary_id, &pipe->primary_props, pipe->crtc_id, &old, -1);
+	kms_req_plane(req, pipe->cursor_id, &pipe->cursor_props, pipe->crtc_id, cursor, -1);
+	kms_req_plane(req, pipe->overlay_id, &pipe->overlay_props, 0, NULL, -1);
+	ret = drmModeAtomicCommit(dev->fd, req, 0, NULL) ? -errno : 0;
+	drmModeAtomicFree(req);
+	require(ret == 0, "show the old primary plane and the cursor");
+
+	/* C: flushed, not latched for 12 vblanks (200 ms at 60 Hz). */
+	require(kms_crtc_control(dir, "drop_vblanks", "12") == 0, "write drop_vblanks");
+	require(drmModeMoveCursor(dev->fd, pipe->crtc_id, 8, 8) == 0, "move the cursor");
+	/* W: its job is queued, then its tail sleeps 600 ms before the flush. */
+	require(kms_crtc_control(dir, "stall_commit_ms", "600") == 0, "write stall_commit_ms");
+	req = drmModeAtomicAlloc();
+	kms_req_plane(req, pipe->primary_id, &pipe->primary_props, pipe->crtc_id, &new, -1);
+	drmModeAtomicAddProperty(req, wb->id, wb->crtc_id, pipe->crtc_id);
+	drmModeAtomicAddProperty(req, wb->id, wb->fb_id, out->fb_id);
+	drmModeAtomicAddProperty(req, wb->id, wb->out_fence_ptr, (uint64_t)(uintptr_t)&wb_fence);
+	drmModeAtomicAddProperty(req, pipe->crtc_id, pipe->crtc_props.out_fence_ptr,
+				 (uint64_t)(uintptr_t)&flip_fence);
+	ret = drmModeAtomicCommit(dev->fd, req,
+				  DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT, NULL) ?
+	      -errno : 0;
+	drmModeAtomicFree(req);
+	require(ret == 0 && wb_fence >= 0 && flip_fence >= 0,
+		"writeback commit with both fences");
+
+	ret = sync_wait(wb_fence, 10000);
+	flip_done = kms_fence_polled(flip_fence);
+	check("own-frame-wb-fence-signals", ret == 0, "expected the writeback fence within 10 s");
+	check("own-frame-wb-fence-after-the-flip", flip_done == 1,
+	      "expected the commit's out-fence signalled when its writeback fence is, got %s",
+	      flip_done ? "an error" : "unsignalled");
+	require(sync_wait(flip_fence, 10000) == 0, "the out-fence signals");
+	kms_fence_info(wb_fence, &wb_info);
+	kms_fence_info(flip_fence, &flip_info);
+	check("own-frame-wb-fence-not-stamped-before-the-flip",
+	      wb_info.timestamp_ns >= flip_info.timestamp_ns,
+	      "writeback fence %+.3f ms from the flip's", (wb_info.timestamp_ns -
+							  flip_info.timestamp_ns) / 1e6);
+	px = buffer_pixel(dev->fd, out, W / 2, H / 2);
+	check("own-frame-written-back", px == 0xff0000,
+	      "expected the commit's primary plane 0xff0000 in the buffer, got %#lx", px);
+	check("own-frame-flip-event", kms_next_event(dev, 5000, &ev) == 1 &&
+	      ev.type == DRM_EVENT_FLIP_COMPLETE, "expected the commit's flip event");
+	close(wb_fence);
+	close(flip_fence);
+	kms_fb_destroy(dev->fd, &old);
+	kms_fb_destroy(dev->fd, &new);
+}
+
 int main(int argc, char **argv)
 {
 	static const uint32_t primary_formats[] = {
@@ -367,6 +462,7 @@ int main(int argc, char **argv)
 	l[2] = (struct layer){ pipe.cursor_id, &pipe.cursor_props, &cursor, 300, 200 };
 	check_frame(&dev, &pipe, &wb, "cursor", l, 3, &wb_xr24);
 	check_frame(&dev, &pipe, &wb, "wb-ar24", l, 3, &wb_ar24);
+	test_own_frame(&dev, &pipe, &wb, &cursor, &wb_xr24);
 
 	begin("wrong-size-buffer-einval");
 	require(kms_fb_create(dev.fd, W / 2, H, DRM_FORMAT_XRGB8888, 7, &wrong) == 0, "buffer");
