@@ -7,10 +7,12 @@
 #     works (the outputs after it were never set up and must not be torn down)
 #   unload while a delayed fence signal (signal_delay_us=5 s) is still
 #     pending (its point shows active in the dump while the client holds
-#     the fence; the client is killed, flipkms unloaded at once): the timer
-#     is stopped before the timeline goes, nothing fires later
-#   every debugfs control refuses a value outside its documented range with
-#     EINVAL and keeps its value
+#     the fence; the client is killed, flipkms unloaded as soon as it lets
+#     go, within 5 s: a skip line if that came after the signal was due):
+#     the timer is stopped before the timeline goes, nothing fires later
+#   every debugfs control refuses a value outside its documented range, and
+#     input that is not a number (abc, -1, 1x, an empty line), with EINVAL
+#     and keeps its value
 #
 # usage: tests/faults/teardown.sh      (in the guest, as root)
 set -u
@@ -55,6 +57,8 @@ mp flipkms && display_ok && pass load-after-failed-loads-works ||
 # --- unload with a delayed signal pending -------------------------------------------
 dir=$(crtc_dir)
 echo 5000000 >"$dir/signal_delay_us"
+# The victim's flip, and so the signal due 5 s after its vblank, comes after this.
+started=$(date +%s%N)
 "$victim" hold >"$tmp/victim" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
@@ -71,32 +75,46 @@ start=$(date +%s%N)
 kill -9 $pid
 wait $pid 2>/dev/null
 # The victim's fences are gone: nothing but the pending signal is left.
+# Its release (a killed process's files, the commit's clean-up) may take a
+# loaded guest a while, as in faults.sh: 5 s, as long as the unload still
+# comes before the signal was due, or it proves nothing.
 unloaded=0
-for _ in $(seq 50); do
+while [ $(($(date +%s%N) - start)) -lt 5000000000 ]; do
 	mp -r flipkms 2>/dev/null && { unloaded=1; break; }
 	sleep 0.02
 done
-[ $unloaded -eq 1 ] && pass unload-with-delayed-signal-pending ||
-	fail unload-with-delayed-signal-pending "flipkms would not unload within 1 s"
-echo "# unloaded $(( ($(date +%s%N) - start) / 1000000 )) ms after the kill, the signal was due 5000 ms after the flip"
+done_at=$(date +%s%N)
+echo "# $([ $unloaded -eq 1 ] && echo unloaded || echo "gave up") $(( (done_at - start) / 1000000 )) ms after the kill, $(( (done_at - started) / 1000000 )) ms after the victim started; the signal was due 5000 ms after its flip"
+if [ $unloaded -eq 0 ]; then
+	fail unload-with-delayed-signal-pending "flipkms would not unload within 5 s of the kill"
+elif [ $((done_at - started)) -ge 5000000000 ]; then
+	skip unload-with-delayed-signal-pending "flipkms unloaded, but $(( (done_at - started) / 1000000 )) ms after the victim started: the signal may have been due already"
+else
+	pass unload-with-delayed-signal-pending
+fi
 sleep 5.2	# past the delay: a timer left behind would fire now
 grep -q '^flipkms ' /proc/modules || mp flipkms
 display_ok && pass display-after-unload-with-delayed-signal ||
 	fail display-after-unload-with-delayed-signal "$(tail -1 "$tmp/fliplat")"
 
-# --- debugfs controls refuse values out of range ------------------------------------------
+# --- debugfs controls refuse values out of range, and what is not a number ----------
 dir=$(crtc_dir)
-while read -r file bad; do
+# refuses FILE VALUE: writing VALUE fails with EINVAL and the value stays.
+refuses() {
+	local file=$1 bad=$2 name=$1-refuses-${2:-empty} before
 	before=$(cat "$dir/$file")
 	if (echo "$bad" >"$dir/$file") 2>"$tmp/write"; then
-		fail "$file-refuses-$bad" "the write succeeded"
+		fail "$name" "the write succeeded"
 	elif ! grep -q 'Invalid argument' "$tmp/write"; then
-		fail "$file-refuses-$bad" "expected EINVAL, got: $(cat "$tmp/write")"
+		fail "$name" "expected EINVAL, got: $(cat "$tmp/write")"
 	elif [ "$(cat "$dir/$file")" != "$before" ]; then
-		fail "$file-refuses-$bad" "the value changed from $before to $(cat "$dir/$file")"
+		fail "$name" "the value changed from $before to $(cat "$dir/$file")"
 	else
-		pass "$file-refuses-$bad"
+		pass "$name"
 	fi
+}
+while read -r file bad; do
+	refuses "$file" "$bad"
 done <<'LIST'
 connected 2
 refresh_hz 29
@@ -106,6 +124,11 @@ drop_vblanks 241
 stall_commit_ms 5001
 fence_error 4096
 LIST
+for file in connected refresh_hz signal_delay_us drop_vblanks stall_commit_ms fence_error; do
+	for bad in abc -1 1x ''; do
+		refuses "$file" "$bad"
+	done
+done
 
 # Leave a freshly loaded flipkms behind, whatever the writes did.
 mp -r flipkms && mp flipkms || fail reload-at-end "flipkms would not reload"
