@@ -14,7 +14,10 @@
  *
  * usage: report-fixture DIR [FAILURE]
  *
- * With FAILURE, the run is one that stopped for that reason.
+ * With FAILURE, the run is one that stopped for that reason. Its
+ * provenance is this command line, 2026-01-02T03:04:05Z and kernel release
+ * 6.1.0-fixture; its thresholds --max-missed 3 (broken: 4 missed) and
+ * --max-p99-us signal-submit=2000 (kept).
 
  */
 #include <stdio.h>
@@ -64,6 +67,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run.failure = argc == 3 ? argv[2] : NULL;
+	/* Provenance a test can know: this command line, 2026-01-02 03:04:05 UTC. */
+	rp_provenance_init(&run.prov, argc, argv);
+	run.prov.started = 1767323045;
+	snprintf(run.prov.release, sizeof(run.prov.release), "6.1.0-fixture");
+	/* Thresholds: 4 flips missed a vblank (3 allowed), p99 1049 us (2000 allowed). */
+	run.limits = FL_NO_LIMITS;
+	run.limits.max_missed = 3;
+	rp_parse_p99_limit("report-fixture", "signal-submit=2000", fl_metrics, FL_NMETRICS,
+			   &run.limits.p99);
 	for (i = 0; i < NFLIPS; i++) {
 		int64_t submit = 1000000000LL + 20000000LL * i;
 		int64_t signal = submit + 1000000 + 1000LL * i;

@@ -51,6 +51,16 @@ check_eq json-seed 7 "$(q .config.seed)"
 # Counted flips 19, 29, 39, 49 missed one vblank each; 33 early; 2 retries
 # (one of a warm-up flip: it moved a submit time all the same).
 check_eq json-counts "0 0 4 4 1 0 2 0 0" "$(q '.counts | [.incomplete_flips, .fence_errors, .missed_flips, .missed_vblanks, .early_flips, .late_frames, .ebusy_retries, .unready_flips, .bad_vblank_intervals] | map(tostring) | join(" ")')"
+# Where it came from, and the CI's verdict.
+check_eq json-schema-version 2 "$(q .schema_version)"
+check_eq json-tool-version-set true "$(q '.tool_version | type == "string" and length > 0')"
+check_eq json-command-line "$top/build/tests/fliplat-unit/report-fixture $dir" "$(q '.command_line | join(" ")')"
+check_eq json-started-at 2026-01-02T03:04:05Z "$(q .started_at)"
+check_eq json-kernel-release 6.1.0-fixture "$(q .kernel.release)"
+check_eq json-kernel-uname-sysname "$(uname -s)" "$(q .kernel.sysname)"
+check_eq json-thresholds "--max-missed 3 4 true/--max-p99-us 2000 1049 false" \
+	"$(q '.thresholds | map("\(.option) \(.limit) \(.value) \(.broken)") | join("/")')"
+check_eq json-thresholds-broken 1 "$(q .thresholds_broken)"
 # The same run, stopped: it must not read as a complete one.
 mkdir "$dir/failed"
 "$top/build/tests/fliplat-unit/report-fixture" "$dir/failed" "a flip took too long" ||

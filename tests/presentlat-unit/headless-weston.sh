@@ -37,4 +37,16 @@ bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "commit_ns") c = 
 	$p <= $c || $p <= last { n++ } { last = $p } END { print n + 0 }' "$out/run.csv")
 check_eq presented-after-commit-in-order 0 "$bad"
 check_eq table-printed 1 "$(grep -c '^  present-commit ' "$out/table.txt")"
+# A CI's verdict, end to end: the headless backend gives no hardware flags,
+# so --require-flags hw-clock fails the run with exit 7 and says why;
+# --max-discarded 0 (nothing discarded) passes one.
+timeout 30 "$top/build/presentlat/presentlat" -n 10 -w 2 -q --json "$out/verdict.json" \
+	--max-discarded 0 --require-flags hw-clock >/dev/null 2>"$out/err"
+rc=$?
+check_eq require-flags-breaks-exit-7 7 "$rc"
+check_eq require-flags-says-which 1 "$(grep -c '^presentlat: threshold broken: --require-flags ' "$out/err")"
+check_eq require-flags-json "1 --require-flags" "$(jq -r '"\(.thresholds_broken) \(.thresholds | map(select(.broken)) | map(.option) | join(","))"' "$out/verdict.json" 2>&1)"
+timeout 30 "$top/build/presentlat/presentlat" -n 10 -w 2 -q --max-discarded 0 >/dev/null 2>"$out/err"
+rc=$?
+check_eq max-discarded-kept-exit-0 0 "$rc"
 finish

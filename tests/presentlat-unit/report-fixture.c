@@ -11,7 +11,10 @@
  *
  * usage: report-fixture DIR [FAILURE]
  *
- * With FAILURE, the run is one that stopped for that reason.
+ * With FAILURE, the run is one that stopped for that reason. Its
+ * provenance is this command line, 2026-01-02T03:04:05Z and kernel release
+ * 6.1.0-fixture; its thresholds --max-late 8 (broken: 9 late) and
+ * --max-discarded 1 (kept).
  */
 #include <string.h>
 #include <time.h>
@@ -53,6 +56,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run.failure = argc == 3 ? argv[2] : NULL;
+	/* Provenance a test can know: this command line, 2026-01-02 03:04:05 UTC. */
+	rp_provenance_init(&run.prov, argc, argv);
+	run.prov.started = 1767323045;
+	snprintf(run.prov.release, sizeof(run.prov.release), "6.1.0-fixture");
+	/* Thresholds: 9 late (8 allowed), 1 discarded (1 allowed). */
+	run.opt.limits = PL_NO_LIMITS;
+	run.opt.limits.max_late = 8;
+	run.opt.limits.max_discarded = 1;
 	for (i = 0; i < NFRAMES; i++) {
 		long long msc = 100 + i + (i >= 30);
 

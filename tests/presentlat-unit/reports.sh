@@ -49,6 +49,15 @@ check_eq json-refresh-mean 16666.667 "$(num '.summary["refresh"].mean')"
 check_eq json-vblanks-late-max 1.000 "$(num '.summary["vblanks-late"].max')"
 check_eq json-units us/vblanks "$(q '.summary["present-commit"].unit + "/" + .summary["msc-step"].unit')"
 check_eq json-no-nan 0 "$(grep -ciE 'nan|inf' "$json")"
+# Where it came from, and the CI's verdict.
+check_eq json-schema-version 1 "$(q .schema_version)"
+check_eq json-tool-version-set true "$(q '.tool_version | type == "string" and length > 0')"
+check_eq json-command-line "$top/build/tests/presentlat-unit/report-fixture $dir" "$(q '.command_line | join(" ")')"
+check_eq json-started-at 2026-01-02T03:04:05Z "$(q .started_at)"
+check_eq json-kernel-release 6.1.0-fixture "$(q .kernel.release)"
+check_eq json-thresholds "--max-late 8 9 true/--max-discarded 1 1 false" \
+	"$(q '.thresholds | map("\(.option) \(.limit) \(.value) \(.broken)") | join("/")')"
+check_eq json-thresholds-broken 1 "$(q .thresholds_broken)"
 mkdir "$dir/failed"
 "$top/build/tests/presentlat-unit/report-fixture" "$dir/failed" "the compositor stalled" ||
 	echo "not ok - fixture-failed: exit $?"

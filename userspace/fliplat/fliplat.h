@@ -71,8 +71,26 @@ struct fl_crtc {
 	int64_t period_ns;	/* one frame at that refresh rate */
 };
 
+/*
+ * The thresholds of a CI's verdict (Documentation/fliplat.rst, "Thresholds"),
+ * over the counted flips; -1: not set.
+ */
+struct fl_limits {
+	long max_missed;	/* --max-missed: flips that missed a vblank */
+	long max_late;		/* --max-late: in-fence frames the renderer made late */
+	long max_early;		/* --max-early: flips shown before possible */
+	struct rp_p99_limits p99;	/* --max-p99-us METRIC=US */
+};
+
+#define FL_NO_LIMITS ((struct fl_limits){ .max_missed = -1, .max_late = -1, .max_early = -1 })
+
+/* The version of fliplat's JSON (Documentation/fliplat-formats.rst). */
+#define FL_JSON_SCHEMA	2
+
 struct fl_run {
-	/* What ran where. */
+	/* What ran where, and what it was asked to keep. */
+	struct rp_provenance prov;
+	struct fl_limits limits;
 	char device[64];	/* /dev/dri/cardN */
 	char driver[64];	/* drmGetVersion name, e.g. "flipkms" */
 	char driver_desc[128];
@@ -139,6 +157,12 @@ const char *fl_metric_unit(enum fl_metric m);	/* "us" or "vblanks" */
  */
 void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
 		  struct rp_stats *out);
+
+/* The metrics' names and units, for the shared reports and --max-p99-us. */
+extern const struct rp_metric fl_metrics[FL_NMETRICS];
+
+/* @run's thresholds (run->limits) judged over its counted flips. */
+void fl_run_checks(const struct fl_run *run, struct rp_checks *out);
 
 /*
  * The run as a sample table for the shared reports: a row per flip (its

@@ -24,6 +24,7 @@ static void describe(struct fl_run *run, const struct fl_device *dev, const stru
 	snprintf(run->device, sizeof(run->device), "%s", dev->path);
 	snprintf(run->driver, sizeof(run->driver), "%s", dev->driver);
 	snprintf(run->driver_desc, sizeof(run->driver_desc), "%s", dev->desc);
+	run->limits = o->limits;
 	if (!uname(&u))
 		snprintf(run->kernel, sizeof(run->kernel), "%s %s", u.sysname, u.release);
 	run->mode = o->mode;
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 	struct fl_crtc crtcs[FL_MAX_CRTCS] = { 0 };
 	struct fl_run run = { 0 };
 	struct fl_trace trace = { 0 };
+	struct rp_checks checks;
 	struct fl_options o;
 	struct fl_device dev;
 	int ret, status;
@@ -84,6 +86,7 @@ int main(int argc, char **argv)
 	ret = fl_parse_options(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? FL_EXIT_OK : FL_EXIT_USAGE;
+	rp_provenance_init(&run.prov, argc, argv);
 
 	status = fl_device_open(&dev, &o);
 	if (status)
@@ -106,6 +109,11 @@ int main(int argc, char **argv)
 		    write_file(o.json, fl_report_json, &run) |
 		    write_file(o.plot, fl_report_svg, &run))
 			status = status ? status : FL_EXIT_FAILED;
+		/* A CI's verdict: only a run that otherwise passed can break one. */
+		fl_run_checks(&run, &checks);
+		rp_checks_print(stderr, "fliplat", &checks);
+		if (!status && rp_checks_broken(&checks))
+			status = FL_EXIT_THRESHOLD;
 	}
 	free(run.flips);
 	fl_device_close(&dev);

@@ -61,17 +61,29 @@ static const char usage[] =
 "      --trace FILE        the kernel's trace events of the run (flipkms,\n"
 "                          syncfw, drm), on CLOCK_MONOTONIC: tracefs's text\n"
 "                          (root; Documentation/tracepoints.rst)\n"
+"\n"
+"Thresholds (a CI's verdict): a completed run that breaks one exits 7 and\n"
+"says which on stderr; the JSON lists each with its value:\n"
+"      --max-missed N      flips that missed at least one vblank\n"
+"      --max-late N        in-fence mode: frames the renderer made late\n"
+"      --max-early N       flips shown before they were possible (driver bug)\n"
+"      --max-p99-us METRIC=US  the p99 of a time metric above, in us, over all\n"
+"                          CRTCs (repeatable; a metric not observed breaks it)\n"
+"\n"
 "  -q, --quiet             no summary table on stdout\n"
 "      --progress / --no-progress  progress on stderr (default: if a tty)\n"
 "  -h, --help              this text\n"
+"  -V, --version           fliplat's version (git describe of the build)\n"
 "\n"
 "Exit status: 0 ok, 1 the run failed, 2 usage, 3 no KMS device/output/mode,\n"
 "4 permission denied, 5 device busy (another DRM master), 6 unsupported by\n"
-"the driver (no atomic, no OUT_FENCE_PTR, no sw_sync for --infence).\n";
+"the driver (no atomic, no OUT_FENCE_PTR, no sw_sync for --infence),\n"
+"7 a threshold broken.\n";
 
 enum {
 	OPT_CRTC = 256, OPT_CRTCS, OPT_LEGACY, OPT_INFENCE, OPT_BLOCKING, OPT_RENDER,
 	OPT_JITTER, OPT_SEED, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TRACE, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_MAX_MISSED, OPT_MAX_LATE, OPT_MAX_EARLY, OPT_MAX_P99,
 };
 
 static const struct option longopts[] = {
@@ -97,7 +109,12 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "max-missed", required_argument, NULL, OPT_MAX_MISSED },
+	{ "max-late", required_argument, NULL, OPT_MAX_LATE },
+	{ "max-early", required_argument, NULL, OPT_MAX_EARLY },
+	{ "max-p99-us", required_argument, NULL, OPT_MAX_P99 },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -141,9 +158,9 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 
 	*o = (struct fl_options){
 		.mode = FL_MODE_ATOMIC, .flips = 300, .warmup = 10, .render_us = 5000,
-		.seed = 1, .progress = -1,
+		.seed = 1, .progress = -1, .limits = FL_NO_LIMITS,
 	};
-	while ((opt = getopt_long(argc, argv, "d:c:m:r:n:t:w:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:c:m:r:n:t:w:qhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			o->device = optarg;
@@ -230,8 +247,31 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 		case OPT_NO_PROGRESS:
 			o->progress = 0;
 			break;
+		case OPT_MAX_MISSED:
+			if (number("--max-missed", optarg, 0, 100000000, &v))
+				return -1;
+			o->limits.max_missed = v;
+			break;
+		case OPT_MAX_LATE:
+			if (number("--max-late", optarg, 0, 100000000, &v))
+				return -1;
+			o->limits.max_late = v;
+			break;
+		case OPT_MAX_EARLY:
+			if (number("--max-early", optarg, 0, 100000000, &v))
+				return -1;
+			o->limits.max_early = v;
+			break;
+		case OPT_MAX_P99:
+			if (rp_parse_p99_limit("fliplat", optarg, fl_metrics, FL_NMETRICS,
+					       &o->limits.p99))
+				return -1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
+			return 1;
+		case 'V':
+			printf("fliplat %s\n", rp_tool_version);
 			return 1;
 		default:
 			fputs("fliplat: see fliplat --help\n", stderr);
@@ -258,6 +298,11 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 		/* The renderer runs in fliplat's own loop, which the commit would block. */
 		fputs("fliplat: --blocking cannot be combined with --infence: the commit would wait "
 		      "for a frame the renderer cannot finish meanwhile\n", stderr);
+		return -1;
+	}
+	if (o->limits.max_late >= 0 && o->mode != FL_MODE_INFENCE) {
+		fputs("fliplat: --max-late counts the renderer's late frames: it needs --infence\n",
+		      stderr);
 		return -1;
 	}
 	if (o->all_outputs && (o->connector || o->crtc_id)) {

@@ -19,6 +19,7 @@ enum {
 	FL_EXIT_PERMISSION = 4,
 	FL_EXIT_BUSY = 5,	/* another DRM master holds the device */
 	FL_EXIT_UNSUPPORTED = 6,	/* no atomic / OUT_FENCE_PTR / sw_sync */
+	FL_EXIT_THRESHOLD = 7,	/* the run completed but broke a --max-* threshold */
 };
 
 #define FL_MAX_CRTCS	8
@@ -38,11 +39,12 @@ struct fl_options {
 	unsigned int seed;
 	const char *csv, *json, *plot;
 	const char *trace;	/* --trace: where the run's trace events go */
+	struct fl_limits limits;	/* --max-*: FL_NO_LIMITS if none */
 	bool quiet;
 	int progress;		/* -1 auto (stderr is a tty), 0 off, 1 on */
 };
 
-/* Parses argv into @o; returns -1 after printing why, 1 for --help. */
+/* Parses argv into @o; returns -1 after printing why, 1 for --help or --version. */
 int fl_parse_options(int argc, char **argv, struct fl_options *o);
 
 #endif /* FLIPLAT_OPTIONS_H */

@@ -1,49 +1,57 @@
 // SPDX-License-Identifier: MIT
 /*
  * --csv: one row per flip, raw CLOCK_MONOTONIC nanoseconds and the derived
- * differences; a value a flip did not observe is an empty cell.
+ * differences; a value a flip did not observe is an empty cell. The header
+ * and the rows come from one table, columns[] below.
  */
 #include "fliplat.h"
 
-static const char header[] =
-	"index,crtc,crtc_id,warmup,submit_ns,ready_ns,event_ns,signal_ns,wake_ns,"
-	"event_read_ns,signal_minus_submit_ns,wake_minus_signal_ns,event_minus_signal_ns,"
-	"event_seq,interval_ns,missed_vblanks,early,late,retries,fence_error,unready";
-#define NCOLS 21
+/* col_NAME(): column NAME's cell of flip @i, false when not observed. */
+#define COLUMN(name, observed, value)						\
+	static bool col_##name(const void *ctx, size_t i, int64_t *v)		\
+	{									\
+		const struct fl_run *run = ctx;					\
+		const struct fl_flip *p = &run->flips[i];			\
+										\
+		*v = (value);							\
+		return (observed);						\
+	}
 
-static void flip_row(void *ctx, size_t row, int64_t *cell, bool *present)
-{
-	const struct fl_run *run = ctx;
-	const struct fl_flip *p = &run->flips[row];
-	size_t c = 0;
+COLUMN(index, true, p->index)
+COLUMN(crtc, true, p->crtc)
+COLUMN(crtc_id, true, run->crtcs[p->crtc].crtc_id)
+COLUMN(warmup, true, p->warmup)
+COLUMN(submit_ns, p->submit_ns, p->submit_ns)
+COLUMN(ready_ns, p->ready_ns, p->ready_ns)
+COLUMN(event_ns, p->event_ns, p->event_ns)
+COLUMN(signal_ns, p->signal_ns, p->signal_ns)
+COLUMN(wake_ns, p->wake_ns, p->wake_ns)
+COLUMN(event_read_ns, p->event_read_ns, p->event_read_ns)
+COLUMN(signal_minus_submit_ns, p->signal_ns && p->submit_ns, p->signal_ns - p->submit_ns)
+COLUMN(wake_minus_signal_ns, p->wake_ns && p->signal_ns, p->wake_ns - p->signal_ns)
+COLUMN(event_minus_signal_ns, p->event_ns && p->signal_ns, p->event_ns - p->signal_ns)
+COLUMN(event_seq, p->event_ns, p->event_seq)
+COLUMN(interval_ns, p->has_interval, p->interval_ns)
+COLUMN(missed_vblanks, p->event_ns && !p->unready, p->missed)
+/* Unknown (empty) where the vblank counts could not be read. */
+COLUMN(early, p->event_ns && p->seq_known, p->early)
+COLUMN(late, p->ready_ns && (p->seq_known || p->unready), p->late)
+COLUMN(retries, true, p->retries)
+COLUMN(fence_error, p->signal_ns, p->fence_error)
+COLUMN(unready, p->ready_ns, p->unready)
 
-#define CELL(value, observed) do { cell[c] = (value); present[c++] = (observed); } while (0)
-	CELL(p->index, true);
-	CELL(p->crtc, true);
-	CELL(run->crtcs[p->crtc].crtc_id, true);
-	CELL(p->warmup, true);
-	CELL(p->submit_ns, p->submit_ns);
-	CELL(p->ready_ns, p->ready_ns);
-	CELL(p->event_ns, p->event_ns);
-	CELL(p->signal_ns, p->signal_ns);
-	CELL(p->wake_ns, p->wake_ns);
-	CELL(p->event_read_ns, p->event_read_ns);
-	CELL(p->signal_ns - p->submit_ns, p->signal_ns && p->submit_ns);
-	CELL(p->wake_ns - p->signal_ns, p->wake_ns && p->signal_ns);
-	CELL(p->event_ns - p->signal_ns, p->event_ns && p->signal_ns);
-	CELL(p->event_seq, p->event_ns);
-	CELL(p->interval_ns, p->has_interval);
-	CELL(p->missed, p->event_ns && !p->unready);
-	/* Unknown (empty) where the vblank counts could not be read. */
-	CELL(p->early, p->event_ns && p->seq_known);
-	CELL(p->late, p->ready_ns && (p->seq_known || p->unready));
-	CELL(p->retries, true);
-	CELL(p->fence_error, p->signal_ns);
-	CELL(p->unready, p->ready_ns);
-#undef CELL
-}
+static const struct rp_csv_column columns[] = {
+	RP_CSV_COLUMN(index), RP_CSV_COLUMN(crtc), RP_CSV_COLUMN(crtc_id),
+	RP_CSV_COLUMN(warmup), RP_CSV_COLUMN(submit_ns), RP_CSV_COLUMN(ready_ns),
+	RP_CSV_COLUMN(event_ns), RP_CSV_COLUMN(signal_ns), RP_CSV_COLUMN(wake_ns),
+	RP_CSV_COLUMN(event_read_ns), RP_CSV_COLUMN(signal_minus_submit_ns),
+	RP_CSV_COLUMN(wake_minus_signal_ns), RP_CSV_COLUMN(event_minus_signal_ns),
+	RP_CSV_COLUMN(event_seq), RP_CSV_COLUMN(interval_ns), RP_CSV_COLUMN(missed_vblanks),
+	RP_CSV_COLUMN(early), RP_CSV_COLUMN(late), RP_CSV_COLUMN(retries),
+	RP_CSV_COLUMN(fence_error), RP_CSV_COLUMN(unready),
+};
 
 int fl_report_csv(FILE *f, const struct fl_run *run)
 {
-	return rp_csv_write(f, header, NCOLS, run->nflips, flip_row, (void *)run);
+	return rp_csv_write(f, columns, sizeof(columns) / sizeof(columns[0]), run->nflips, run);
 }

@@ -44,6 +44,7 @@ static void crtc(struct rp_json *j, const struct fl_crtc *c, const struct rp_sam
 int fl_report_json(FILE *f, const struct fl_run *run)
 {
 	size_t i, counted = 0;
+	struct rp_checks checks;
 	struct rp_samples s;
 	struct rp_json j;
 	int ret;
@@ -53,8 +54,9 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	for (i = 0; i < run->nflips; i++)
 		counted += !run->flips[i].warmup;
 
+	fl_run_checks(run, &checks);
 	rp_json_begin(&j, f);
-	rp_json_string(&j, "tool", "fliplat");
+	rp_json_provenance(&j, "fliplat", FL_JSON_SCHEMA, &run->prov);
 	rp_json_string(&j, "status", run->failure ? "failed" : "complete");
 	rp_json_string(&j, "failure", run->failure);
 	rp_json_object(&j, "config");
@@ -82,6 +84,7 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 		crtc(&j, &run->crtcs[i], &s, (int)i);
 	rp_json_close(&j);
 	rp_json_summary(&j, "summary", &s, -1);
+	rp_json_checks(&j, &checks);
 	ret = rp_json_end(&j);
 	rp_samples_free(&s);
 	return ret;

@@ -7,7 +7,7 @@
 
 #include "fliplat.h"
 
-static const struct rp_metric metrics[FL_NMETRICS] = {
+const struct rp_metric fl_metrics[FL_NMETRICS] = {
 	[FL_SIGNAL_MINUS_SUBMIT] = { "signal-submit", "us" },
 	[FL_EVENT_MINUS_SUBMIT] = { "event-submit", "us" },
 	[FL_WAKE_MINUS_SIGNAL] = { "wake-signal", "us" },
@@ -19,17 +19,17 @@ static const struct rp_metric metrics[FL_NMETRICS] = {
 
 const char *fl_metric_name(enum fl_metric m)
 {
-	return m < FL_NMETRICS ? metrics[m].name : "?";
+	return m < FL_NMETRICS ? fl_metrics[m].name : "?";
 }
 
 const char *fl_metric_unit(enum fl_metric m)
 {
-	return m < FL_NMETRICS ? metrics[m].unit : "?";
+	return m < FL_NMETRICS ? fl_metrics[m].unit : "?";
 }
 
 bool fl_metric_is_time(enum fl_metric m)
 {
-	return m < FL_NMETRICS && rp_metric_is_time(&metrics[m]);
+	return m < FL_NMETRICS && rp_metric_is_time(&fl_metrics[m]);
 }
 
 /* @later - @earlier in µs, if both were observed. */
@@ -97,7 +97,7 @@ int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 	size_t i;
 	int m;
 
-	if (rp_samples_init(out, metrics, FL_NMETRICS, run->nflips))
+	if (rp_samples_init(out, fl_metrics, FL_NMETRICS, run->nflips))
 		return -1;
 	for (i = 0; i < run->nflips; i++) {
 		const struct fl_flip *f = &run->flips[i];
@@ -189,4 +189,31 @@ const char *fl_check_event(const struct fl_run *run, size_t rec, uint32_t crtc_i
 	if (crtc_id && f->crtc < run->ncrtcs && crtc_id != run->crtcs[f->crtc].crtc_id)
 		return "a flip event on another CRTC than the flip's";
 	return NULL;
+}
+
+void fl_run_checks(const struct fl_run *run, struct rp_checks *out)
+{
+	const struct fl_limits *l = &run->limits;
+	struct rp_samples s;
+	struct fl_counts c;
+
+	memset(out, 0, sizeof(*out));
+	fl_run_counts(run, &c);
+	if (l->max_missed >= 0)
+		rp_check(out, "--max-missed", "flips that missed a vblank", l->max_missed,
+			 c.missed_flips, true);
+	if (l->max_late >= 0)
+		rp_check(out, "--max-late", "late frames", l->max_late, c.late,
+			 run->mode == FL_MODE_INFENCE);
+	if (l->max_early >= 0)
+		rp_check(out, "--max-early", "early flips", l->max_early, c.early, true);
+	if (l->p99.n) {
+		if (fl_run_samples(run, &s)) {
+			/* No memory for the samples: a limit not judged is not kept. */
+			rp_check(out, "--max-p99-us", "p99 (out of memory)", 0, 0, false);
+			return;
+		}
+		rp_check_p99(out, &s, &l->p99);
+		rp_samples_free(&s);
+	}
 }

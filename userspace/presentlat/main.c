@@ -34,6 +34,7 @@ static int write_file(const char *path, int (*report)(FILE *, const struct pl_ru
 int main(int argc, char **argv)
 {
 	struct pl_run run = { 0 };
+	struct rp_checks checks;
 	const char *display;
 	struct utsname u;
 	int ret, status;
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
 	ret = pl_parse_options(argc, argv, &run.opt);
 	if (ret)
 		return ret > 0 ? PL_EXIT_OK : PL_EXIT_USAGE;
+	rp_provenance_init(&run.prov, argc, argv);
 	display = getenv("WAYLAND_DISPLAY");
 	snprintf(run.compositor, sizeof(run.compositor), "%s", display ? display : "wayland-0");
 	if (!uname(&u))
@@ -57,6 +59,11 @@ int main(int argc, char **argv)
 		    write_file(run.opt.json, pl_report_json, &run) |
 		    write_file(run.opt.plot, pl_report_svg, &run))
 			status = status ? status : PL_EXIT_FAILED;
+		/* A CI's verdict: only a run that otherwise passed can break one. */
+		pl_run_checks(&run, &checks);
+		rp_checks_print(stderr, "presentlat", &checks);
+		if (!status && rp_checks_broken(&checks))
+			status = PL_EXIT_THRESHOLD;
 	}
 	free(run.frames);
 	return status;

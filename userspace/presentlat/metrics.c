@@ -7,7 +7,7 @@
 
 #include "presentlat.h"
 
-static const struct rp_metric metrics[PL_NMETRICS] = {
+const struct rp_metric pl_metrics[PL_NMETRICS] = {
 	[PL_PRESENT_MINUS_COMMIT] = { "present-commit", "us" },
 	[PL_PRESENT_INTERVAL] = { "present-interval", "us" },
 	[PL_REFRESH] = { "refresh", "us" },
@@ -58,7 +58,7 @@ int pl_run_samples(const struct pl_run *run, struct rp_samples *out)
 	size_t i;
 	long late;
 
-	if (rp_samples_init(out, metrics, PL_NMETRICS, run->nframes))
+	if (rp_samples_init(out, pl_metrics, PL_NMETRICS, run->nframes))
 		return -1;
 	for (i = 0; i < run->nframes; i++) {
 		const struct pl_frame *f = &run->frames[i];
@@ -126,4 +126,68 @@ void pl_run_counts(const struct pl_run *run, struct pl_counts *out)
 		out->before_commit += f->presented_ns <= f->commit_ns;
 		out->refresh_unknown += !f->refresh_ns;
 	}
+}
+
+size_t pl_frames_without(const struct pl_run *run, uint32_t flags)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->nframes; i++) {
+		const struct pl_frame *f = &run->frames[i];
+
+		n += !f->warmup && f->fate == PL_PRESENTED && (f->flags & flags) != flags;
+	}
+	return n;
+}
+
+void pl_run_checks(const struct pl_run *run, struct rp_checks *out)
+{
+	const struct pl_limits *l = &run->opt.limits;
+	struct rp_samples s;
+	struct pl_counts c;
+
+	memset(out, 0, sizeof(*out));
+	pl_run_counts(run, &c);
+	if (l->max_late >= 0)
+		rp_check(out, "--max-late", "frames after the first vblank after commit",
+			 l->max_late, c.late, true);
+	if (l->max_discarded >= 0)
+		rp_check(out, "--max-discarded", "discarded frames", l->max_discarded,
+			 c.discarded, true);
+	if (l->require_flags)
+		rp_check(out, "--require-flags", "presented frames without them", 0,
+			 pl_frames_without(run, l->require_flags), c.presented > 0);
+	if (l->p99.n) {
+		if (pl_run_samples(run, &s)) {
+			/* No memory for the samples: a limit not judged is not kept. */
+			rp_check(out, "--max-p99-us", "p99 (out of memory)", 0, 0, false);
+			return;
+		}
+		rp_check_p99(out, &s, &l->p99);
+		rp_samples_free(&s);
+	}
+}
+
+int pl_parse_flags(const char *arg, uint32_t *flags)
+{
+	static const struct { const char *name; uint32_t flag; } names[] = {
+		{ "vsync", PL_VSYNC }, { "hw-clock", PL_HW_CLOCK },
+		{ "hw-completion", PL_HW_COMPLETION }, { "zero-copy", PL_ZERO_COPY },
+	};
+	const char *p = arg, *comma;
+	size_t i, len;
+
+	*flags = 0;
+	do {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len && !strncmp(names[i].name, p, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -1;
+		*flags |= names[i].flag;
+		p = comma + 1;
+	} while (comma);
+	return 0;
 }

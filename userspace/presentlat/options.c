@@ -48,8 +48,20 @@ static const char usage[] =
 "      --csv FILE          one row per committed frame\n"
 "      --json FILE         configuration, counts and summary\n"
 "      --plot FILE.svg     histograms and the per-frame timeline\n"
+"\n"
+"Thresholds (a CI's verdict): a completed run that breaks one exits 7 and\n"
+"says which on stderr; the JSON lists each with its value:\n"
+"      --max-late N        frames presented after the first vblank after\n"
+"                          their commit (a compositor's repaint delay counts)\n"
+"      --max-discarded N   frames the compositor discarded\n"
+"      --require-flags LIST  every presented frame has these feedback flags:\n"
+"                          vsync,hw-clock,hw-completion,zero-copy\n"
+"      --max-p99-us METRIC=US  the p99 of present-commit, present-interval or\n"
+"                          refresh, in us (repeatable)\n"
+"\n"
 "  -q, --quiet             no summary table on stdout\n"
 "  -h, --help              this text\n"
+"  -V, --version           presentlat's version (git describe of the build)\n"
 "\n"
 "The compositor is the one WAYLAND_DISPLAY names; it must offer\n"
 "wp_presentation.\n"
@@ -58,9 +70,13 @@ static const char usage[] =
 "(x ^ y) & 0xff: every frame differs, and a screenshot tells which it is.\n"
 "\n"
 "Exit status: 0 ok, 1 the run failed (a frame without feedback, the\n"
-"compositor stalled or closed the window), 2 usage, 3 no usable compositor.\n";
+"compositor stalled or closed the window), 2 usage, 3 no usable compositor,\n"
+"7 a threshold broken.\n";
 
-enum { OPT_PATTERN = 256, OPT_RENDER, OPT_CSV, OPT_JSON, OPT_PLOT };
+enum {
+	OPT_PATTERN = 256, OPT_RENDER, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_MAX_LATE,
+	OPT_MAX_DISCARDED, OPT_REQUIRE_FLAGS, OPT_MAX_P99,
+};
 
 static const struct option longopts[] = {
 	{ "frames", required_argument, NULL, 'n' },
@@ -74,7 +90,12 @@ static const struct option longopts[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "max-late", required_argument, NULL, OPT_MAX_LATE },
+	{ "max-discarded", required_argument, NULL, OPT_MAX_DISCARDED },
+	{ "require-flags", required_argument, NULL, OPT_REQUIRE_FLAGS },
+	{ "max-p99-us", required_argument, NULL, OPT_MAX_P99 },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -122,11 +143,13 @@ static int pair(const char *opt, const char *arg, char sep, unsigned long max1,
 int pl_parse_options(int argc, char **argv, struct pl_options *o)
 {
 	bool frames_given = false;
+	unsigned int v;
 	char *end;
 	int opt;
 
-	*o = (struct pl_options){ .frames = 300, .warmup = 10, .width = 256, .height = 256 };
-	while ((opt = getopt_long(argc, argv, "n:t:w:s:fqh", longopts, NULL)) != -1) {
+	*o = (struct pl_options){ .frames = 300, .warmup = 10, .width = 256, .height = 256,
+				  .limits = PL_NO_LIMITS };
+	while ((opt = getopt_long(argc, argv, "n:t:w:s:fqhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			frames_given = true;
@@ -172,8 +195,34 @@ int pl_parse_options(int argc, char **argv, struct pl_options *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case OPT_MAX_LATE:
+			if (number("--max-late", optarg, 0, 100000000, &v))
+				return -1;
+			o->limits.max_late = v;
+			break;
+		case OPT_MAX_DISCARDED:
+			if (number("--max-discarded", optarg, 0, 100000000, &v))
+				return -1;
+			o->limits.max_discarded = v;
+			break;
+		case OPT_REQUIRE_FLAGS:
+			if (pl_parse_flags(optarg, &o->limits.require_flags)) {
+				fprintf(stderr, "presentlat: --require-flags wants a comma-separated "
+					"list of vsync, hw-clock, hw-completion, zero-copy, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_MAX_P99:
+			if (rp_parse_p99_limit("presentlat", optarg, pl_metrics, PL_NMETRICS,
+					       &o->limits.p99))
+				return -1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
+			return 1;
+		case 'V':
+			printf("presentlat %s\n", rp_tool_version);
 			return 1;
 		default:
 			fputs("presentlat: see presentlat --help\n", stderr);

@@ -39,6 +39,22 @@ struct pl_frame {
 	uint32_t flags;		/* PL_VSYNC ... */
 };
 
+/*
+ * The thresholds of a CI's verdict (Documentation/presentlat-formats.rst),
+ * over the counted frames; -1: not set.
+ */
+struct pl_limits {
+	long max_late;		/* --max-late: presented after the first vblank after commit */
+	long max_discarded;	/* --max-discarded */
+	uint32_t require_flags;	/* --require-flags: every presented frame has these */
+	struct rp_p99_limits p99;	/* --max-p99-us METRIC=US */
+};
+
+#define PL_NO_LIMITS ((struct pl_limits){ .max_late = -1, .max_discarded = -1 })
+
+/* The version of presentlat's JSON (Documentation/presentlat-formats.rst). */
+#define PL_JSON_SCHEMA	1
+
 struct pl_options {
 	unsigned int frames;	/* counted frames (0: --duration) */
 	double duration_s;
@@ -48,11 +64,13 @@ struct pl_options {
 	unsigned int width, height;
 	bool fullscreen;	/* ask for it; the buffers take the size configured */
 	const char *csv, *json, *plot;
+	struct pl_limits limits;	/* --max-*, --require-flags */
 	bool quiet;
 };
 
 struct pl_run {
 	struct pl_options opt;
+	struct rp_provenance prov;
 	char compositor[64];	/* WAYLAND_DISPLAY's name */
 	char kernel[160];
 	bool clock_known;	/* the compositor said which clock it presents on */
@@ -81,10 +99,12 @@ enum {
 	PL_EXIT_FAILED = 1,	/* the run failed: frames without feedback, a stall */
 	PL_EXIT_USAGE = 2,
 	PL_EXIT_NO_COMPOSITOR = 3,	/* no display, no wp_presentation, another clock */
+	PL_EXIT_THRESHOLD = 7,	/* the run completed but broke a threshold (as fliplat's 7) */
 };
 
-/* --- options.c: 0, 1 after --help, -1 after saying what is wrong --------- */
+/* --- options.c: 0, 1 after --help/--version, -1 after saying what is wrong */
 int pl_parse_options(int argc, char **argv, struct pl_options *o);
+
 
 /*
  * --- client.c: runs the frames; PL_EXIT_OK with the run filled, else an
@@ -119,7 +139,15 @@ struct pl_counts {
 				 * frame's MSC is 0: next_vblank cannot tell */
 };
 
+extern const struct rp_metric pl_metrics[PL_NMETRICS];
+
 int pl_run_samples(const struct pl_run *run, struct rp_samples *out);
+/* @run's thresholds (run->opt.limits) judged over its counted frames. */
+void pl_run_checks(const struct pl_run *run, struct rp_checks *out);
+/* "vsync,hw-clock,..." into PL_VSYNC | PL_HW_CLOCK ...; -1 if a name is unknown. */
+int pl_parse_flags(const char *arg, uint32_t *flags);
+/* Counted presented frames without every flag of @flags. */
+size_t pl_frames_without(const struct pl_run *run, uint32_t flags);
 /* CLOCK @clock now in ns, or -1 if this system cannot read it. */
 int64_t pl_clock_ns(clockid_t clock);
 void pl_run_counts(const struct pl_run *run, struct pl_counts *out);

@@ -66,40 +66,47 @@ int pl_report_table(FILE *f, const struct pl_run *run)
 	return rp_finish(f);
 }
 
-static const char header[] =
-	"index,warmup,commit_ns,presented,presented_ns,present_minus_commit_ns,refresh_ns,msc,"
-	"flags,discarded";
-#define NCOLS 10
+/* col_NAME(): column NAME's cell of frame @i, false when not observed. */
+#define COLUMN(name, observed, value)						\
+	static bool col_##name(const void *ctx, size_t i, int64_t *v)		\
+	{									\
+		const struct pl_frame *p = &((const struct pl_run *)ctx)->frames[i];	\
+		bool shown = p->fate == PL_PRESENTED;				\
+										\
+		(void)shown;							\
+		*v = (value);							\
+		return (observed);						\
+	}
 
-static void frame_row(void *ctx, size_t row, int64_t *cell, bool *present)
-{
-	const struct pl_frame *p = &((const struct pl_run *)ctx)->frames[row];
-	bool shown = p->fate == PL_PRESENTED;
-	size_t c = 0;
+COLUMN(index, true, p->index)
+COLUMN(warmup, true, p->warmup)
+COLUMN(commit_ns, true, p->commit_ns)
+COLUMN(presented, true, shown)
+COLUMN(presented_ns, shown, p->presented_ns)
+COLUMN(present_minus_commit_ns, shown, p->presented_ns - p->commit_ns)
+COLUMN(refresh_ns, shown && p->refresh_ns, p->refresh_ns)
+COLUMN(msc, shown && p->msc, (int64_t)p->msc)
+COLUMN(flags, shown, p->flags)
+COLUMN(discarded, p->fate != PL_PENDING, p->fate == PL_DISCARDED)
 
-#define CELL(value, observed) do { cell[c] = (value); present[c++] = (observed); } while (0)
-	CELL(p->index, true);
-	CELL(p->warmup, true);
-	CELL(p->commit_ns, true);
-	CELL(shown, true);
-	CELL(p->presented_ns, shown);
-	CELL(p->presented_ns - p->commit_ns, shown);
-	CELL(p->refresh_ns, shown && p->refresh_ns);
-	CELL((int64_t)p->msc, shown && p->msc);
-	CELL(p->flags, shown);
-	CELL(p->fate == PL_DISCARDED, p->fate != PL_PENDING);
-#undef CELL
-}
+/* The header and the rows both come from this table. */
+static const struct rp_csv_column columns[] = {
+	RP_CSV_COLUMN(index), RP_CSV_COLUMN(warmup), RP_CSV_COLUMN(commit_ns),
+	RP_CSV_COLUMN(presented), RP_CSV_COLUMN(presented_ns),
+	RP_CSV_COLUMN(present_minus_commit_ns), RP_CSV_COLUMN(refresh_ns), RP_CSV_COLUMN(msc),
+	RP_CSV_COLUMN(flags), RP_CSV_COLUMN(discarded),
+};
 
 int pl_report_csv(FILE *f, const struct pl_run *run)
 {
-	return rp_csv_write(f, header, NCOLS, run->nframes, frame_row, (void *)run);
+	return rp_csv_write(f, columns, sizeof(columns) / sizeof(columns[0]), run->nframes, run);
 }
 
 int pl_report_json(FILE *f, const struct pl_run *run)
 {
 	const uint32_t all = PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION | PL_ZERO_COPY;
 	uint32_t any = 0, every = all;
+	struct rp_checks checks;
 	struct rp_samples s;
 	struct pl_counts c;
 	struct rp_json j;
@@ -116,8 +123,9 @@ int pl_report_json(FILE *f, const struct pl_run *run)
 		any |= run->frames[i].flags;
 		every &= run->frames[i].flags;
 	}
+	pl_run_checks(run, &checks);
 	rp_json_begin(&j, f);
-	rp_json_string(&j, "tool", "presentlat");
+	rp_json_provenance(&j, "presentlat", PL_JSON_SCHEMA, &run->prov);
 	rp_json_string(&j, "status", run->failure ? "failed" : "complete");
 	rp_json_string(&j, "failure", run->failure);
 	rp_json_object(&j, "config");
@@ -161,6 +169,7 @@ int pl_report_json(FILE *f, const struct pl_run *run)
 	rp_json_string(&j, "flags_every", text);
 	rp_json_number(&j, "elapsed_s", (run->finished_ns - run->started_ns) / 1e9, true);
 	rp_json_summary(&j, "summary", &s, -1);
+	rp_json_checks(&j, &checks);
 	ret = rp_json_end(&j);
 	rp_samples_free(&s);
 	return ret;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 struct rp_stats {
 	size_t n;		/* samples; the rest is 0 when n == 0 */
@@ -86,13 +87,20 @@ void rp_table_write(FILE *f, const struct rp_samples *s, int group, const char *
 int rp_finish(FILE *f);
 
 /*
- * CSV: @header (the column names, comma-separated, no newline), then one
- * line per row, whose @ncols cells @row fills; a cell whose present[] is
- * false is written empty.
+ * CSV: one table of columns makes both the header and every row. Column
+ * @name's cell of row @row is what @cell stores in *@value, or empty when
+ * it returns false (not observed).
  */
-typedef void rp_csv_row_fn(void *ctx, size_t row, int64_t *cells, bool *present);
-int rp_csv_write(FILE *f, const char *header, size_t ncols, size_t nrows,
-		 rp_csv_row_fn *row, void *ctx);
+struct rp_csv_column {
+	const char *name;
+	bool (*cell)(const void *ctx, size_t row, int64_t *value);
+};
+
+/* A column whose name is its getter's: RP_CSV_COLUMN(index) needs col_index(). */
+#define RP_CSV_COLUMN(name) { #name, col_##name }
+
+int rp_csv_write(FILE *f, const struct rp_csv_column *columns, size_t ncols, size_t nrows,
+		 const void *ctx);
 
 /*
  * A streaming JSON writer that cannot produce invalid JSON from valid
@@ -122,6 +130,62 @@ void rp_json_bool(struct rp_json *j, const char *key, bool v);
  */
 void rp_json_summary(struct rp_json *j, const char *key, const struct rp_samples *s,
 		     int group);
+
+/*
+ * verdict.c: where a JSON report came from, and the thresholds a CI sets.
+ */
+extern const char rp_tool_version[];	/* git describe of the build */
+
+struct rp_provenance {
+	int argc;
+	char **argv;		/* the command line, as run */
+	time_t started;		/* wall clock, UTC in the JSON */
+	char sysname[65], release[65], version[65], machine[65];	/* uname */
+};
+
+/* The command line, now, and uname. */
+void rp_provenance_init(struct rp_provenance *p, int argc, char **argv);
+/*
+ * The first members of a JSON report: schema_version, tool, tool_version,
+ * command_line (an array), started_at (ISO 8601 UTC) and kernel (uname).
+ */
+void rp_json_provenance(struct rp_json *j, const char *tool, int schema,
+			const struct rp_provenance *p);
+
+/* One threshold: broken when @value > @limit, or when nothing was observed. */
+#define RP_MAX_CHECKS	16
+struct rp_check {
+	const char *option;	/* "--max-late" */
+	char what[64];		/* "late frames" */
+	double limit, value;
+	bool observed, broken;
+};
+
+struct rp_checks {
+	size_t n;
+	struct rp_check c[RP_MAX_CHECKS];
+};
+
+void rp_check(struct rp_checks *c, const char *option, const char *what, double limit,
+	      double value, bool observed);
+size_t rp_checks_broken(const struct rp_checks *c);
+/* One line on @f per broken threshold: "TOOL: threshold broken: ...". */
+void rp_checks_print(FILE *f, const char *tool, const struct rp_checks *c);
+/* "thresholds": [ { option, what, limit, value, broken } ], "thresholds_broken": n */
+void rp_json_checks(struct rp_json *j, const struct rp_checks *c);
+
+/* --max-p99-us METRIC=US, repeatable: the p99 of a time metric, all groups. */
+#define RP_MAX_P99	8
+struct rp_p99_limits {
+	size_t n;
+	struct { size_t metric; double us; } l[RP_MAX_P99];
+};
+
+/* Parses METRIC=US into @out; -1 after saying what is wrong. */
+int rp_parse_p99_limit(const char *tool, const char *arg, const struct rp_metric *metrics,
+		       size_t nmetrics, struct rp_p99_limits *out);
+void rp_check_p99(struct rp_checks *c, const struct rp_samples *s,
+		  const struct rp_p99_limits *l);
 
 /*
  * SVG: one histogram per time metric some counted row observed, each with
