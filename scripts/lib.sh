@@ -81,3 +81,21 @@ modules_dir() {
 kernel_release() {
 	cat "$(kernel_dir "$1")/include/config/kernel.release"
 }
+
+# -h or --help as the first argument of a script here prints its usage (the
+# comment at its top) on stdout and exits 0 before the script does anything:
+# no build, no lock, no guest. A script with a usage() function of its own
+# (vm, bench-report) answers itself.
+script_help() {
+	local self=$1
+	grep -q '^# usage:' "$self" || echo "usage: scripts/$(basename "$self")"
+	awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$self"
+}
+case ${1:-} in
+-h | --help)
+	if ! grep -q '^usage()' "$0"; then
+		script_help "$0"
+		exit 0
+	fi
+	;;
+esac
