@@ -41,8 +41,7 @@ flipkms_points() {
 	awk '/^fences:$/ { exit } !/^  / { fk = / flipkms: /; next } fk' "$info"
 }
 settles_to() {	# WANT: the dump (without flipkms) becomes WANT within 5 s
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		[ "$(others)" = "$1" ] && return 0
 		sleep 0.1
 	done
@@ -51,8 +50,7 @@ settles_to() {	# WANT: the dump (without flipkms) becomes WANT within 5 s
 start_victim() {	# ARGS: start it and wait for "ready"; sets $pid
 	"$victim" "$@" >"$tmp/victim" 2>&1 &
 	pid=$!
-	local i
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		grep -q '^ready' "$tmp/victim" && return 0
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
@@ -61,8 +59,7 @@ start_victim() {	# ARGS: start it and wait for "ready"; sets $pid
 	return 1
 }
 unload_within() {	# MODULE SECONDS
-	local i
-	for i in $(seq $(($2 * 10))); do
+	for _ in $(seq $(($2 * 10))); do
 		rmmod "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done

@@ -6,6 +6,7 @@
 #
 # usage: tests/fliplat/errors.sh
 set -u
+# shellcheck source=tests/fliplat/lib.sh
 . "$(dirname "$0")/lib.sh"
 card=$(card_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
 

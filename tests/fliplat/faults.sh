@@ -15,6 +15,7 @@
 #
 # usage: tests/fliplat/faults.sh
 set -u
+# shellcheck source=tests/fliplat/lib.sh
 . "$(dirname "$0")/lib.sh"
 card=$(card_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
 ctl=/sys/kernel/debug/dri/${card#/dev/dri/card}/crtc-0

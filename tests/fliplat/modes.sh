@@ -10,6 +10,7 @@
 #
 # usage: tests/fliplat/modes.sh DRIVER
 set -u
+# shellcheck source=tests/fliplat/lib.sh
 . "$(dirname "$0")/lib.sh"
 driver=${1:?usage: $0 DRIVER}
 lean=0
