@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -26,6 +28,13 @@ static int64_t monotonic_ns(void)
 static void *waiter_main(void *arg)
 {
 	struct fl_fence_waiter *w = arg;
+	sigset_t stop;
+
+	/* SIGINT and SIGTERM are for the main thread, to end its poll(). */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
 	for (;;) {
 		struct pollfd fds[2];

@@ -120,9 +120,11 @@ static struct fl_flip *new_flip(struct loop *l, struct lane *lane)
 	return f;
 }
 
+volatile sig_atomic_t fl_stop_signal;
+
 static bool more_to_submit(const struct loop *l, const struct lane *lane)
 {
-	if (l->failed)
+	if (l->failed || fl_stop_signal)
 		return false;
 	if (l->o->flips)
 		return lane->submitted < l->o->warmup + l->o->flips;
@@ -517,6 +519,8 @@ int fl_measure(struct fl_device *dev, const struct fl_options *o, struct fl_run 
 			progress(&l, false);
 	}
 	run->finished_ns = now_ns();
+	if (fl_stop_signal && !l.failed)
+		l.failed = fl_stop_signal == SIGTERM ? "stopped by SIGTERM" : "stopped by SIGINT";
 	run->failure = l.failed;
 	if (show)
 		progress(&l, true);

@@ -52,6 +52,26 @@ static void describe(struct fl_run *run, const struct fl_device *dev, const stru
 	}
 }
 
+static void stop(int sig)
+{
+	fl_stop_signal = sig;
+}
+
+/*
+ * Ctrl-C or a kill ends the run as a timeout would: the flips in flight
+ * finish, the display and tracefs are put back, the reports are written.
+ * No SA_RESTART, so that the measuring loop's poll() returns at once; the
+ * handler is reset, so that a second signal stops fliplat the hard way.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = stop, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static int write_file(const char *path, int (*report)(FILE *, const struct fl_run *),
 		      const struct fl_run *run)
 {
@@ -87,6 +107,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? FL_EXIT_OK : FL_EXIT_USAGE;
 	rp_provenance_init(&run.prov, argc, argv);
+	catch_stop_signals();
 
 	status = fl_device_open(&dev, &o);
 	if (status)

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -36,30 +37,6 @@ static int put(const struct fl_trace *t, const char *file, const char *value)
 	return 0;
 }
 
-/* The selected clock of trace_clock ("[local] global ... mono ...") into @t. */
-static int read_clock(struct fl_trace *t)
-{
-	char path[160], line[512], *open_b, *close_b;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/trace_clock", t->dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	open_b = strchr(line, '[');
-	close_b = open_b ? strchr(open_b, ']') : NULL;
-	if (!close_b)
-		return -EIO;
-	*close_b = '\0';
-	snprintf(t->clock, sizeof(t->clock), "%s", open_b + 1);
-	return 0;
-}
-
 static void enable_groups(const struct fl_trace *t, const char *value)
 {
 	char file[64];
@@ -73,25 +50,36 @@ static void enable_groups(const struct fl_trace *t, const char *value)
 
 int fl_trace_start(struct fl_trace *t)
 {
+	char top[64];
 	size_t i;
 	int err;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
-		snprintf(t->dir, sizeof(t->dir), "%s", tracefs_dirs[i]);
-		if (!read_clock(t))
+		snprintf(top, sizeof(top), "%s/instances", tracefs_dirs[i]);
+		if (!access(top, F_OK))
 			break;
-		t->dir[0] = '\0';
+		top[0] = '\0';
 	}
-	if (!t->dir[0]) {
+	if (!top[0]) {
 		fprintf(stderr, "fliplat: --trace: no tracefs (mount it at /sys/kernel/tracing)\n");
 		return FL_EXIT_UNSUPPORTED;
 	}
+	/*
+	 * An instance of our own: its buffer, clock and enabled events are
+	 * nobody else's, and removing it puts everything back.
+	 */
+	snprintf(t->dir, sizeof(t->dir), "%s/fliplat-%d", top, (int)getpid());
+	if (mkdir(t->dir, 0755)) {
+		err = errno;
+		fprintf(stderr, "fliplat: --trace: %s: %s\n", t->dir, strerror(err));
+		return err == EACCES || err == EPERM ? FL_EXIT_PERMISSION : FL_EXIT_UNSUPPORTED;
+	}
+	t->created = true;
 	err = put(t, "trace_clock", "mono");
-	if (!err)
-		err = put(t, "trace", "");
 	if (err) {
 		fprintf(stderr, "fliplat: --trace: %s/trace_clock: %s\n", t->dir, strerror(-err));
+		fl_trace_stop(t, NULL);
 		return err == -EACCES || err == -EPERM ? FL_EXIT_PERMISSION : FL_EXIT_UNSUPPORTED;
 	}
 	enable_groups(t, "1");
@@ -102,33 +90,39 @@ int fl_trace_start(struct fl_trace *t)
 int fl_trace_stop(struct fl_trace *t, const char *path)
 {
 	char src[160], buf[65536];
-	int in, out, ret = 0;
+	int in = -1, out = -1, ret = 0;
 	ssize_t n = 0;
 
-	if (!t->on)
+	if (!t->created)
 		return 0;
 	put(t, "tracing_on", "0");
 	snprintf(src, sizeof(src), "%s/trace", t->dir);
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0) {
-		fprintf(stderr, "fliplat: --trace: %s: %s\n", in < 0 ? src : path, strerror(errno));
-		ret = -1;
-	}
-	while (!ret && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
+	if (t->on && path) {
+		in = open(src, O_RDONLY | O_CLOEXEC);
+		out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (in < 0 || out < 0) {
+			fprintf(stderr, "fliplat: --trace: %s: %s\n", in < 0 ? src : path,
+				strerror(errno));
 			ret = -1;
-	if (!ret && n < 0)
-		ret = -1;
-	if (ret && in >= 0 && out >= 0)
-		fprintf(stderr, "fliplat: --trace: copying %s to %s failed: %s\n", src, path,
-			strerror(errno));
+		}
+		while (!ret && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				ret = -1;
+		if (!ret && n < 0)
+			ret = -1;
+		if (ret && in >= 0 && out >= 0)
+			fprintf(stderr, "fliplat: --trace: copying %s to %s failed: %s\n", src,
+				path, strerror(errno));
+	}
 	if (in >= 0)
 		close(in);
 	if (out >= 0 && close(out))
 		ret = -1;
+	/* The kernel refuses to remove an instance whose events are enabled. */
 	enable_groups(t, "0");
-	put(t, "trace_clock", t->clock);
+	if (rmdir(t->dir))
+		fprintf(stderr, "fliplat: --trace: removing %s: %s\n", t->dir, strerror(errno));
 	t->on = false;
+	t->created = false;
 	return ret;
 }
