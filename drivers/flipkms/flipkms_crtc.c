@@ -274,17 +274,33 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	return READ_ONCE(out->vblank_on) ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
+/*
+ * The first vblank of the mode's grid after @now. The display scans out
+ * from atomic_enable on, whether vblank interrupts are on or not, so its
+ * vblanks stay a whole number of periods after the anchor.
+ */
+static ktime_t flipkms_next_vblank(const struct flipkms_output *out, ktime_t now)
+{
+	s64 since = ktime_to_ns(ktime_sub(now, out->anchor));
+	u32 period = ktime_to_ns(out->period);
+
+	return ktime_add_ns(out->anchor,
+			    (div_u64(max_t(s64, since, 0), period) + 1) * period);
+}
+
 /* CRTC functions */
 
+/*
+ * The timer starts on the first vblank of the grid still to come, and the
+ * latest one is the core's time: the vblanks that passed while interrupts
+ * were off are counted, and the phase is the mode's.
+ */
 static int flipkms_enable_vblank(struct drm_crtc *crtc)
 {
-	struct drm_vblank_crtc *vblank = &crtc->dev->vblank[drm_crtc_index(crtc)];
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
-	ktime_t now = ktime_get();
-	s64 period;
+	s64 period = ktime_to_ns(out->period);
+	ktime_t next;
 
-	drm_calc_timestamping_constants(crtc, &crtc->mode);
-	period = vblank->framedur_ns;
 	/*
 	 * atomic_check let no other period through; a timer re-armed every
 	 * nanosecond would never leave the hard-irq.
@@ -292,12 +308,12 @@ static int flipkms_enable_vblank(struct drm_crtc *crtc)
 	if (WARN_ONCE(period < FLIPKMS_MIN_PERIOD_NS || period > FLIPKMS_MAX_PERIOD_NS,
 		      "flipkms: [CRTC:%d] vblank period %lld ns out of range\n",
 		      crtc->base.id, period))
-		period = clamp(period, FLIPKMS_MIN_PERIOD_NS, FLIPKMS_MAX_PERIOD_NS);
-	out->period = ns_to_ktime(period);
-	WRITE_ONCE(out->last_vblank, now);
+		out->period = ns_to_ktime(clamp(period, FLIPKMS_MIN_PERIOD_NS,
+						FLIPKMS_MAX_PERIOD_NS));
+	next = flipkms_next_vblank(out, ktime_get());
+	WRITE_ONCE(out->last_vblank, ktime_sub(next, out->period));
 	WRITE_ONCE(out->vblank_on, true);
-	hrtimer_start(&out->vblank_timer, ktime_add(now, out->period),
-		      HRTIMER_MODE_ABS);
+	hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
 	return 0;
 }
 
@@ -561,9 +577,23 @@ static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 	return flipkms_frame_alloc(to_flipkms_crtc_state(crtc_state));
 }
 
+/*
+ * The scanout of the new mode starts now: its vblanks lie a whole number
+ * of periods after this moment for as long as the mode lasts, whenever
+ * vblank interrupts are turned on (flipkms_next_vblank()). The period is
+ * the core's frame duration of the adjusted mode, which atomic_check
+ * bounded and drm_atomic_helper_commit_modeset_disables() computed.
+ */
 static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
 				       struct drm_atomic_state *state)
 {
+	struct drm_vblank_crtc *vblank = &crtc->dev->vblank[drm_crtc_index(crtc)];
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	ktime_t now = ktime_get();
+
+	out->period = ns_to_ktime(vblank->framedur_ns);
+	out->anchor = now;
+	WRITE_ONCE(out->last_vblank, now);
 	drm_crtc_vblank_on(crtc);
 }
 

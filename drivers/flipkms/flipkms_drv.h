@@ -82,6 +82,9 @@ struct flipkms_crc_request {
  * @vblank_on:		whether vblanks are enabled; the timer stops itself
  *			when they are not (disable_vblank runs under the
  *			vblank locks the timer takes, so it cannot wait for it)
+ * @anchor:		when the current mode's scanout started (its
+ *			atomic_enable): its vblanks lie a whole number of
+ *			periods after it
  * @period:		the frame duration of the current mode
  * @last_vblank:	ideal time of the latest vblank, as the core sees it
  * @timeline:		completed flips: the vblank that shows commit N
@@ -142,6 +145,7 @@ struct flipkms_output {
 
 	struct hrtimer vblank_timer;
 	bool vblank_on;
+	ktime_t anchor;
 	ktime_t period;
 	ktime_t last_vblank;
 	struct flipkms_timeline *timeline;

@@ -13,7 +13,11 @@
  *   idle	vblankoffdelay=50 (ms): flip, stay idle well past the delay
  *		(the timer stops: the vblank count does not move), flip.
  *
- * In both, the event carries the fence's time.
+ * In both, a display keeps scanning out while its vblank interrupt is off:
+ * every flip's fence lies a whole number of periods (exactly, in ns, the
+ * period flipkms computes from the mode) after the previous one, the event
+ * carries the fence's time, and the event's sequence advanced by as many
+ * frames.
  *
  * The parameter is put back as it was when the test ends, however it ends:
  * the checks run in a child process.
@@ -51,11 +55,14 @@ static int write_offdelay(const char *value)
 	return ret;
 }
 
-/* flipkms's count of handled vblanks of the pipe's CRTC, or -1. */
-static long long vblanks_handled(void)
+/*
+ * flipkms's count of handled vblanks of the pipe's CRTC, or -1; its count
+ * of vblanks the timer was too late for into @missed, if not NULL.
+ */
+static long long vblanks_handled(long long *missed)
 {
 	char path[160], line[256];
-	long long n = -1;
+	long long n = -1, m = -1;
 	int crtc = -1;
 	FILE *f;
 
@@ -66,10 +73,13 @@ static long long vblanks_handled(void)
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "crtc-", 5))
 			crtc = atoi(line + 5);
-		else if (crtc == pipe_.crtc_index && sscanf(line, " vblanks %lld", &n) == 1)
+		else if (crtc == pipe_.crtc_index &&
+			 sscanf(line, " vblanks %lld, missed %lld", &n, &m) >= 1)
 			break;
 	}
 	fclose(f);
+	if (missed)
+		*missed = m;
 	return n;
 }
 
@@ -115,9 +125,10 @@ static bool flip(int which, uint64_t cookie, struct stamp *s, char *why, size_t 
  */
 static void run(const char *tag, int flips, useconds_t idle_us, bool check_idle)
 {
-	int done = 0, unequal = 0, busy = 0, i;
-	char why[96] = "", busy_msg[96] = "-";
-	struct stamp s;
+	int done = 0, off_grid = 0, unequal = 0, bad_seq = 0, late = 0, busy = 0, i;
+	long long missed = -1, missed_before;
+	char why[96] = "", grid_msg[160] = "-", seq_msg[160] = "-", busy_msg[96] = "-";
+	struct stamp first = { 0 }, prev = { 0 }, s;
 	char name[96];
 
 	snprintf(name, sizeof(name), "%s-flips-complete", tag);
@@ -128,20 +139,44 @@ static void run(const char *tag, int flips, useconds_t idle_us, bool check_idle)
 		if (i && check_idle) {
 			/* Past the off delay, the timer must be still for 100 ms. */
 			usleep(idle_us);
-			before = vblanks_handled();
+			before = vblanks_handled(NULL);
 			usleep(100000 + (useconds_t)(rand_r(&seed) % (period / 1000)));
-			after = vblanks_handled();
+			after = vblanks_handled(NULL);
 			if ((before < 0 || after != before) && !busy++)
 				snprintf(busy_msg, sizeof(busy_msg),
 					 "%lld vblanks in 100 ms before flip %d", after - before, i);
 		} else if (i) {
 			usleep(idle_us + (useconds_t)(rand_r(&seed) % (period / 1000)));
 		}
+		missed_before = missed;
 		if (!flip(i % 2, 0x100 + (uint64_t)i, &s, why, sizeof(why)))
 			break;
+		vblanks_handled(&missed);
 		done++;
 		if (s.fence_ns / 1000 * 1000 != s.event_ns)
 			unequal++;
+		if (!i) {
+			first = s;
+		} else {
+			int64_t d = s.fence_ns - first.fence_ns, frames = (s.fence_ns - prev.fence_ns) / period;
+
+			if (d % period && !off_grid++)
+				snprintf(grid_msg, sizeof(grid_msg),
+					 "flip %d: %lld ns after the first, %lld ns off the %lld ns grid",
+					 i, (long long)d, (long long)(d % period), (long long)period);
+			/*
+			 * The core counts a vblank the timer was late for as
+			 * one (drm_update_vblank_count() in vblank irq): only
+			 * flips without such a vblank say what the count is.
+			 */
+			if (missed != missed_before || missed < 0)
+				late++;
+			else if (s.seq - prev.seq != (uint64_t)frames && !bad_seq++)
+				snprintf(seq_msg, sizeof(seq_msg),
+					 "flip %d: %lld periods after the previous, sequence +%lld", i,
+					 (long long)frames, (long long)(s.seq - prev.seq));
+		}
+		prev = s;
 	}
 	check(name, done == flips, "expected %d flips, got %d (%s)", flips, done, why);
 	if (check_idle) {
@@ -152,6 +187,17 @@ static void run(const char *tag, int flips, useconds_t idle_us, bool check_idle)
 	}
 	snprintf(name, sizeof(name), "%s-fence-equals-event", tag);
 	check(name, !unequal, "expected equal times, got %d of %d flips differing", unequal, done);
+	snprintf(name, sizeof(name), "%s-on-vblank-grid", tag);
+	check(name, done > 1 && !off_grid,
+	      "expected every fence a whole number of periods after the first, got %d of %d off (first %s)",
+	      off_grid, done, grid_msg);
+	if (late)
+		comment("%s: %d flips after a late vblank timer left out of the sequence check", tag,
+			late);
+	snprintf(name, sizeof(name), "%s-sequence-counts-frames", tag);
+	check(name, done > 1 && !bad_seq,
+	      "expected the sequence to advance by the periods between flips, got %d of %d not (first %s)",
+	      bad_seq, done, seq_msg);
 }
 
 static int tests(const char *driver, int flips)
