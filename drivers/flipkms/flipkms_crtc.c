@@ -242,36 +242,75 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 	flipkms_frame_put(old);
 }
 
+/*
+ * The vblank interrupt. Under @vblank_lock it moves the timer on by whole
+ * periods and takes the vblank's time; then, without the lock, it has the
+ * DRM core handle the vblank and latches what waits for it; last, under the
+ * lock again, it decides whether the timer goes on (flipkms_enable_vblank()
+ * may have asked it to restart on a new grid meanwhile).
+ */
 static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 {
 	struct flipkms_output *out = container_of(timer, struct flipkms_output,
 						  vblank_timer);
+	enum hrtimer_restart restart;
+	ktime_t when, before;
+	bool handled;
 	u64 frames;
 
-	if (!READ_ONCE(out->vblank_on))
+	spin_lock(&out->vblank_lock);
+	/*
+	 * Off; or turned off and on again while this expiry was on its way,
+	 * so that enable_vblank queued the timer anew (moving a queued timer
+	 * on is a bug): this expiry is void.
+	 */
+	if (!out->vblank_on || hrtimer_is_queued(timer)) {
+		spin_unlock(&out->vblank_lock);
 		return HRTIMER_NORESTART;
-
+	}
 	/* Forward first, as hardware updates its registers before the irq. */
 	frames = hrtimer_forward_now(timer, out->period);
 	if (frames > 1)
 		atomic64_add(frames - 1, &out->missed_vblanks);
 	/* A dropped vblank never happened: no count, no latch. */
 	if (atomic_add_unless(&out->drop_vblanks, -1, 0)) {
+		spin_unlock(&out->vblank_lock);
 		atomic64_inc(&out->dropped_vblanks);
 		return HRTIMER_RESTART;
 	}
-	WRITE_ONCE(out->last_vblank,
-		   ktime_sub(hrtimer_get_expires(timer), out->period));
-	atomic64_inc(&out->vblanks);
+	before = out->last_vblank;
+	when = ktime_sub(hrtimer_get_expires(timer), out->period);
+	/* What get_vblank_timestamp tells drm_crtc_handle_vblank(). */
+	WRITE_ONCE(out->last_vblank, when);
+	out->in_vblank = true;
+	spin_unlock(&out->vblank_lock);
 
-	drm_crtc_handle_vblank(&out->crtc);
-	trace_flipkms_vblank(drm_crtc_index(&out->crtc),
-			     drm_crtc_vblank_count(&out->crtc),
-			     READ_ONCE(out->last_vblank), frames - 1);
-	flipkms_latch_pending(out, READ_ONCE(out->last_vblank), false);
-	flipkms_composer_vblank(out);
+	/* False if the core has turned vblanks off: then nothing happened. */
+	handled = drm_crtc_handle_vblank(&out->crtc);
+	if (handled) {
+		atomic64_inc(&out->vblanks);
+		trace_flipkms_vblank(drm_crtc_index(&out->crtc),
+				     drm_crtc_vblank_count(&out->crtc), when,
+				     frames - 1);
+		flipkms_latch_pending(out, when, false);
+		flipkms_composer_vblank(out);
+	}
 
-	return READ_ONCE(out->vblank_on) ? HRTIMER_RESTART : HRTIMER_NORESTART;
+	spin_lock(&out->vblank_lock);
+	out->in_vblank = false;
+	if (!handled && out->last_vblank == when)
+		WRITE_ONCE(out->last_vblank, before);
+	if (out->rearm) {
+		/* Turned off and on again meanwhile: go on on the new grid. */
+		out->rearm = false;
+		hrtimer_set_expires(timer, out->rearm_at);
+		restart = HRTIMER_RESTART;
+	} else {
+		restart = handled && out->vblank_on ? HRTIMER_RESTART :
+						      HRTIMER_NORESTART;
+	}
+	spin_unlock(&out->vblank_lock);
+	return restart;
 }
 
 /*
@@ -293,14 +332,20 @@ static ktime_t flipkms_next_vblank(const struct flipkms_output *out, ktime_t now
 /*
  * The timer starts on the first vblank of the grid still to come, and the
  * latest one is the core's time: the vblanks that passed while interrupts
- * were off are counted, and the phase is the mode's.
+ * were off are counted, and the phase is the mode's. Called under the
+ * core's vblank locks. A timer callback still running after a disable must
+ * not find its timer queued under it (its hrtimer_forward() would WARN and
+ * move nothing): it restarts the timer itself as it returns.
  */
 static int flipkms_enable_vblank(struct drm_crtc *crtc)
 {
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
-	s64 period = ktime_to_ns(out->period);
+	unsigned long flags;
 	ktime_t next;
+	s64 period;
 
+	spin_lock_irqsave(&out->vblank_lock, flags);
+	period = ktime_to_ns(out->period);
 	/*
 	 * atomic_check let no other period through; a timer re-armed every
 	 * nanosecond would never leave the hard-irq.
@@ -312,22 +357,34 @@ static int flipkms_enable_vblank(struct drm_crtc *crtc)
 						FLIPKMS_MAX_PERIOD_NS));
 	next = flipkms_next_vblank(out, ktime_get());
 	WRITE_ONCE(out->last_vblank, ktime_sub(next, out->period));
-	WRITE_ONCE(out->vblank_on, true);
-	hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
+	out->vblank_on = true;
+	if (out->in_vblank) {
+		out->rearm = true;
+		out->rearm_at = next;
+	} else {
+		hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
+	}
+	spin_unlock_irqrestore(&out->vblank_lock, flags);
 	return 0;
 }
 
 /*
  * Called under the vblank locks that the timer's drm_crtc_handle_vblank()
- * takes: waiting for a running timer here would deadlock. Cancel it if it
- * is queued; if it is running, it sees @vblank_on cleared and stops.
+ * takes, and from inside the timer callback itself when its
+ * drm_crtc_vblank_put() drops the last reference with drm.vblankoffdelay
+ * < 0: waiting for a running timer here would deadlock. Cancel it if it is
+ * queued; if it is running, it sees @vblank_on cleared and stops.
  */
 static void flipkms_disable_vblank(struct drm_crtc *crtc)
 {
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	unsigned long flags;
 
-	WRITE_ONCE(out->vblank_on, false);
+	spin_lock_irqsave(&out->vblank_lock, flags);
+	out->vblank_on = false;
+	out->rearm = false;
 	hrtimer_try_to_cancel(&out->vblank_timer);
+	spin_unlock_irqrestore(&out->vblank_lock, flags);
 }
 
 /* The ideal time of the latest vblank, exact to the ns of the period. */
@@ -591,9 +648,11 @@ static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
 	ktime_t now = ktime_get();
 
+	spin_lock_irq(&out->vblank_lock);
 	out->period = ns_to_ktime(vblank->framedur_ns);
 	out->anchor = now;
 	WRITE_ONCE(out->last_vblank, now);
+	spin_unlock_irq(&out->vblank_lock);
 	drm_crtc_vblank_on(crtc);
 }
 
@@ -691,6 +750,7 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 	int ret;
 
 	spin_lock_init(&out->lock);
+	spin_lock_init(&out->vblank_lock);
 	INIT_LIST_HEAD(&out->delayed);
 	INIT_LIST_HEAD(&out->pending_events);
 	out->connected = true;

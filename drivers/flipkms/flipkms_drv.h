@@ -79,9 +79,17 @@ struct flipkms_crc_request {
  * @primary:		the primary plane
  * @cursor:		the cursor plane, or NULL
  * @vblank_timer:	simulates the vblank interrupt, one shot per frame
+ * @vblank_lock:	protects @vblank_on, @in_vblank, @rearm, @rearm_at,
+ *			@anchor and @period, and orders enable_vblank and
+ *			disable_vblank against the timer callback
  * @vblank_on:		whether vblanks are enabled; the timer stops itself
  *			when they are not (disable_vblank runs under the
  *			vblank locks the timer takes, so it cannot wait for it)
+ * @in_vblank:		the timer callback is handling a vblank, outside
+ *			@vblank_lock
+ * @rearm:		enable_vblank came while @in_vblank: the callback
+ *			restarts the timer at @rearm_at as it returns
+ * @rearm_at:		the first vblank after that enable
  * @anchor:		when the current mode's scanout started (its
  *			atomic_enable): its vblanks lie a whole number of
  *			periods after it
@@ -144,7 +152,11 @@ struct flipkms_output {
 	struct drm_plane *cursor;
 
 	struct hrtimer vblank_timer;
+	spinlock_t vblank_lock; /* see @vblank_lock above */
 	bool vblank_on;
+	bool in_vblank;
+	bool rearm;
+	ktime_t rearm_at;
 	ktime_t anchor;
 	ktime_t period;
 	ktime_t last_vblank;
