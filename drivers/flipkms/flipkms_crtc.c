@@ -677,9 +677,10 @@ static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
 static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
 {
-	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
-	struct drm_crtc_state *crtc_state = crtc->state;
+	struct drm_crtc_state *old_state = drm_atomic_get_old_crtc_state(state, crtc);
+	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
 	struct flipkms_crtc_state *fstate = to_flipkms_crtc_state(crtc_state);
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
 	struct drm_pending_vblank_event *event = crtc_state->event;
 	struct flipkms_frame *frame = fstate->frame, *old;
 	u64 seqno = fstate->seqno;
@@ -688,6 +689,16 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 
 	crtc_state->event = NULL;
 	fstate->frame = NULL;
+	/*
+	 * Off before and after (pulled into the commit by a property or a
+	 * connector change): nothing is shown and nothing can wait, the core
+	 * refuses an event there. Latching would spend an injected fault and
+	 * count a flip.
+	 */
+	if (!crtc_state->active && !old_state->active && !event) {
+		flipkms_frame_put(frame);
+		return;
+	}
 	flipkms_frame_fill(frame, crtc_state);
 	if (event)
 		list_add_tail(&event->base.link, &now);
