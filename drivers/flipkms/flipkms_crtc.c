@@ -54,13 +54,16 @@ static enum hrtimer_restart flipkms_delayed_signal_fire(struct hrtimer *timer)
 		container_of(timer, struct flipkms_delayed_signal, timer);
 	struct flipkms_output *out = d->out;
 	unsigned long flags;
+	bool cookie;
 
+	cookie = dma_fence_begin_signalling();
 	spin_lock_irqsave(&out->lock, flags);
 	if (!d->done) {
 		d->done = true;
 		flipkms_timeline_advance(out->timeline, d->seqno, d->when);
 	}
 	spin_unlock_irqrestore(&out->lock, flags);
+	dma_fence_end_signalling(cookie);
 	return HRTIMER_NORESTART;
 }
 
@@ -128,8 +131,9 @@ static ktime_t flipkms_delayed_until(struct flipkms_output *out)
 static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 {
 	struct flipkms_delayed_signal *d;
-	bool done;
+	bool done, cookie;
 
+	cookie = dma_fence_begin_signalling();
 	for (;;) {
 		spin_lock_irq(&out->lock);
 		d = list_first_entry_or_null(&out->delayed,
@@ -138,7 +142,7 @@ static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 			list_del(&d->link);
 		spin_unlock_irq(&out->lock);
 		if (!d)
-			return;
+			break;
 
 		/* Waits for a timer running now; none can start again. */
 		hrtimer_cancel(&d->timer);
@@ -151,6 +155,7 @@ static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 						 ktime_get());
 		kfree(d);
 	}
+	dma_fence_end_signalling(cookie);
 }
 
 /*
@@ -255,7 +260,7 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 						  vblank_timer);
 	enum hrtimer_restart restart;
 	ktime_t when, before;
-	bool handled;
+	bool handled, cookie;
 	u64 frames;
 
 	spin_lock(&out->vblank_lock);
@@ -285,6 +290,8 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	out->in_vblank = true;
 	spin_unlock(&out->vblank_lock);
 
+	/* The vblank signals out-fences: nothing in it may wait for one. */
+	cookie = dma_fence_begin_signalling();
 	/* False if the core has turned vblanks off: then nothing happened. */
 	handled = drm_crtc_handle_vblank(&out->crtc);
 	if (handled) {
@@ -295,6 +302,7 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 		flipkms_latch_pending(out, when, false);
 		flipkms_composer_vblank(out);
 	}
+	dma_fence_end_signalling(cookie);
 
 	spin_lock(&out->vblank_lock);
 	out->in_vblank = false;

@@ -4,6 +4,7 @@
  * out-fences. The device, its module parameters and the commit path.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -71,9 +72,16 @@ static int flipkms_atomic_commit(struct drm_device *drm,
 	return drm_atomic_helper_commit(drm, state, nonblock);
 }
 
+/*
+ * The commit's out-fences are out already: everything up to its flip is on
+ * their signalling path (annotated, so lockdep catches a fence wait, a
+ * dma_resv lock or a GFP_KERNEL allocation in it). The planes' cleanup,
+ * which unmaps buffers, comes after.
+ */
 static void flipkms_atomic_commit_tail(struct drm_atomic_state *old_state)
 {
 	struct drm_device *drm = old_state->dev;
+	bool cookie = dma_fence_begin_signalling();
 
 	/*
 	 * CRTCs are on before their planes are flushed, so that the flush
@@ -85,6 +93,7 @@ static void flipkms_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
+	dma_fence_end_signalling(cookie);
 	drm_atomic_helper_cleanup_planes(drm, old_state);
 }
 
