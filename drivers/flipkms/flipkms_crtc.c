@@ -309,7 +309,7 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	if (!handled && out->last_vblank == when)
 		WRITE_ONCE(out->last_vblank, before);
 	if (out->rearm) {
-		/* Turned off and on again meanwhile: go on on the new grid. */
+		/* Turned off and on again meanwhile: restart on the new grid. */
 		out->rearm = false;
 		hrtimer_set_expires(timer, out->rearm_at);
 		restart = HRTIMER_RESTART;
