@@ -45,7 +45,14 @@ static inline struct syncfw_pt *to_sync_pt(struct dma_fence *fence)
  */
 static int sync_timeline_pin_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct syncfw_timeline *obj = file->private_data;
+
+	/*
+	 * After a grace period: a lockless reader that found one of the
+	 * timeline's signalled points under RCU may still read its names
+	 * (6.17's dma_fence does so without a reference).
+	 */
+	kfree_rcu(obj, rcu);
 	return 0;
 }
 

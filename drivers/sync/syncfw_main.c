@@ -37,7 +37,8 @@ static void __exit syncfw_exit(void)
 	/*
 	 * Nothing of syncfw is left to wait for: every timeline and point
 	 * pins the module, an RCU reader of a freed point takes a reference
-	 * (core code) before it touches the point's ops.
+	 * (core code) before it touches the point's ops, and timeline memory
+	 * goes through kfree_rcu(), which runs no syncfw code.
 	 */
 	sw_sync_exit();
 	sync_debugfs_exit();

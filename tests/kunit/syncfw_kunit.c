@@ -525,6 +525,67 @@ static void cross_timeline_release_in_callback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
 }
 
+struct late_destroy {
+	struct work_struct work;
+	struct syncfw_timeline *obj;
+	atomic_t done;
+};
+
+static void late_destroy_fn(struct work_struct *work)
+{
+	struct late_destroy *d = container_of(work, struct late_destroy, work);
+
+	sync_timeline_destroy(d->obj);
+	flush_delayed_fput();
+	atomic_set(&d->done, 1);
+}
+
+/*
+ * A lockless reader that found a timeline under RCU (6.17's dma_fence
+ * reads a signalled fence's timeline name so, without a reference) may
+ * read it until it leaves its read-side section: the timeline's memory
+ * waits for a grace period. Another CPU destroys and frees the timeline
+ * while this one is inside rcu_read_lock(); KASAN reports the read if
+ * the memory is already gone.
+ */
+static void timeline_freed_after_grace_period(struct kunit *test)
+{
+	struct syncfw_timeline *obj = sync_timeline_create(&test_ops,
+							   sizeof(struct test_timeline),
+							   "kunit-rcu");
+	struct late_destroy d = { .obj = obj, .done = ATOMIC_INIT(0) };
+	ktime_t give_up;
+	int cpu, done;
+	char first;
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	INIT_WORK_ONSTACK(&d.work, late_destroy_fn);
+	rcu_read_lock();
+	preempt_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (cpu < nr_cpu_ids) {
+		queue_work_on(cpu, system_wq, &d.work);
+		give_up = ktime_add_ms(ktime_get(), 5000);
+		while (!(done = atomic_read(&d.done)) &&
+		       ktime_before(ktime_get(), give_up))
+			cpu_relax();
+		first = READ_ONCE(obj->name[0]);
+	}
+	preempt_enable();
+	rcu_read_unlock();
+
+	if (cpu >= nr_cpu_ids) {
+		sync_timeline_destroy(obj);
+		settle();
+		kunit_skip(test, "needs a second CPU");
+	}
+	flush_work(&d.work);
+	destroy_work_on_stack(&d.work);
+	KUNIT_EXPECT_EQ(test, done, 1);
+	KUNIT_EXPECT_EQ(test, first, 'k');
+	KUNIT_EXPECT_EQ(test, atomic_read(&timelines_released), 1);
+}
+
 /* --- merges (seeds 005, 010) ------------------------------------------------- */
 
 static void settle_point(struct sync_fence *fence)
@@ -892,6 +953,7 @@ static struct kunit_case syncfw_test_cases[] = {
 	KUNIT_CASE(destroy_fails_pending_points),
 	KUNIT_CASE(point_on_destroyed_timeline_fails),
 	KUNIT_CASE(cross_timeline_release_in_callback),
+	KUNIT_CASE(timeline_freed_after_grace_period),
 	KUNIT_CASE(merge_same_timeline_keeps_later),
 	KUNIT_CASE(merge_with_itself_yields_one),
 	KUNIT_CASE(merge_spans_k_timelines),

@@ -122,6 +122,7 @@ struct sync_timeline_ops {
  *			and the VFS then drops that module reference
  *			(Documentation/sync.rst, Lifetimes, says what this
  *			does and does not cover)
+ * @rcu:		frees the memory after a grace period
  *
  * Implementations embed this at the start of their own timeline struct.
  */
@@ -141,6 +142,7 @@ struct syncfw_timeline {
 
 	struct list_head timeline_list;
 	struct file *pin;
+	struct rcu_head rcu;
 };
 
 /**
