@@ -261,6 +261,7 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	enum hrtimer_restart restart;
 	ktime_t when, before;
 	bool handled, cookie;
+	u32 enables;
 	u64 frames;
 
 	spin_lock(&out->vblank_lock);
@@ -288,6 +289,7 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 	/* What get_vblank_timestamp tells drm_crtc_handle_vblank(). */
 	WRITE_ONCE(out->last_vblank, when);
 	out->in_vblank = true;
+	enables = out->enables;
 	spin_unlock(&out->vblank_lock);
 
 	/* The vblank signals out-fences: nothing in it may wait for one. */
@@ -306,7 +308,8 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 
 	spin_lock(&out->vblank_lock);
 	out->in_vblank = false;
-	if (!handled && out->last_vblank == when)
+	/* Unless an enable has set it since, the core's time stays. */
+	if (!handled && out->enables == enables)
 		WRITE_ONCE(out->last_vblank, before);
 	if (out->rearm) {
 		/* Turned off and on again meanwhile: restart on the new grid. */
@@ -366,6 +369,7 @@ static int flipkms_enable_vblank(struct drm_crtc *crtc)
 	next = flipkms_next_vblank(out, ktime_get());
 	WRITE_ONCE(out->last_vblank, ktime_sub(next, out->period));
 	out->vblank_on = true;
+	out->enables++;
 	if (out->in_vblank) {
 		out->rearm = true;
 		out->rearm_at = next;

@@ -80,8 +80,9 @@ struct flipkms_crc_request {
  * @cursor:		the cursor plane, or NULL
  * @vblank_timer:	simulates the vblank interrupt, one shot per frame
  * @vblank_lock:	protects @vblank_on, @in_vblank, @rearm, @rearm_at,
- *			@anchor and @period, and orders enable_vblank and
- *			disable_vblank against the timer callback
+ *			@enables, @anchor and @period, and orders
+ *			enable_vblank and disable_vblank against the timer
+ *			callback
  * @vblank_on:		whether vblanks are enabled; the timer stops itself
  *			when they are not (disable_vblank runs under the
  *			vblank locks the timer takes, so it cannot wait for it)
@@ -90,6 +91,8 @@ struct flipkms_crc_request {
  * @rearm:		enable_vblank came while @in_vblank: the callback
  *			restarts the timer at @rearm_at as it returns
  * @rearm_at:		the first vblank after that enable
+ * @enables:		enable_vblank calls so far, for the callback to tell
+ *			whether one came while it ran
  * @anchor:		when the current mode's scanout started (its
  *			atomic_enable): its vblanks lie a whole number of
  *			periods after it
@@ -157,6 +160,7 @@ struct flipkms_output {
 	bool in_vblank;
 	bool rearm;
 	ktime_t rearm_at;
+	u32 enables;
 	ktime_t anchor;
 	ktime_t period;
 	ktime_t last_vblank;
