@@ -9,6 +9,10 @@
  *			alpha over the primary, blended as flipkms blends
  *   cursor		an opaque ARGB8888 cursor
  *   wb-ar24		the same frame into an ARGB8888 buffer: alpha 0xff
+ *   released-buffer	at the largest mode, the buffer a writeback commit
+ *			showed is handed back by the next flip's event and
+ *			drawn into at once: the written-back image is still
+ *			the commit's (that event waits for the writeback)
  *   own-frame		a job whose commit is flushed after a vblank latched
  *			an earlier commit (a legacy cursor move, which does
  *			not wait for its flip) gets its own commit's frame,
@@ -377,6 +381,63 @@ static void test_own_frame(struct kms_dev *dev, const struct kms_pipe *pipe,
 	kms_fb_destroy(dev->fd, &new);
 }
 
+static void test_released_buffer(struct kms_dev *dev, struct kms_pipe *pipe, const struct wb *wb)
+{
+	struct kms_fb shown, next, out;
+	drmModeModeInfo mode = pipe->mode;
+	drmModeAtomicReq *req;
+	struct kms_event ev;
+	int32_t fence = -1;
+	drmModeConnector *c;
+	int i, ret;
+	long px;
+
+	begin("released-buffer");
+	c = drmModeGetConnector(dev->fd, pipe->connector_id);
+	for (i = 0; c && i < c->count_modes; i++)
+		if (c->modes[i].hdisplay * c->modes[i].vdisplay > mode.hdisplay * mode.vdisplay)
+			mode = c->modes[i];
+	drmModeFreeConnector(c);
+	require(kms_fb_create(dev->fd, mode.hdisplay, mode.vdisplay, DRM_FORMAT_XRGB8888, 11,
+			      &shown) == 0 &&
+		kms_fb_create(dev->fd, mode.hdisplay, mode.vdisplay, DRM_FORMAT_XRGB8888, 12,
+			      &next) == 0 &&
+		kms_fb_create(dev->fd, mode.hdisplay, mode.vdisplay, DRM_FORMAT_XRGB8888, 13,
+			      &out) == 0 &&
+		kms_fb_fill(dev->fd, &shown, 0x0000ff) == 0 &&
+		kms_fb_fill(dev->fd, &next, 0xff0000) == 0, "framebuffers");
+	require(kms_modeset(dev, pipe, &mode, &next) == 0, "modeset to the largest mode");
+
+	/* The writeback commit: @shown on screen and written back. */
+	req = drmModeAtomicAlloc();
+	kms_req_plane(req, pipe->primary_id, &pipe->primary_props, pipe->crtc_id, &shown, -1);
+	kms_req_plane(req, pipe->overlay_id, &pipe->overlay_props, 0, NULL, -1);
+	kms_req_plane(req, pipe->cursor_id, &pipe->cursor_props, 0, NULL, -1);
+	drmModeAtomicAddProperty(req, wb->id, wb->crtc_id, pipe->crtc_id);
+	drmModeAtomicAddProperty(req, wb->id, wb->fb_id, out.fb_id);
+	drmModeAtomicAddProperty(req, wb->id, wb->out_fence_ptr, (uint64_t)(uintptr_t)&fence);
+	ret = drmModeAtomicCommit(dev->fd, req,
+				  DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT, NULL) ?
+	      -errno : 0;
+	drmModeAtomicFree(req);
+	require(ret == 0 && fence >= 0, "writeback commit");
+	require(kms_next_event(dev, 10000, &ev) == 1, "its flip event");
+	/* At once the next flip; its event hands @shown back: draw into it. */
+	require(kms_flip(dev, pipe, &next, NULL, -1, 2) == 0, "the next flip");
+	require(kms_next_event(dev, 10000, &ev) == 1, "the next flip's event");
+	require(kms_fb_fill(dev->fd, &shown, 0x00ff00) == 0, "scribble");
+	check("released-buffer-wb-fence-signals", sync_wait(fence, 10000) == 0,
+	      "expected the writeback fence within 10 s");
+	close(fence);
+	px = buffer_pixel(dev->fd, &out, mode.hdisplay / 2, mode.vdisplay - 1);
+	check("released-buffer-written-back-whole", px == 0x0000ff,
+	      "expected the commit's 0x0000ff at the bottom of the written-back image, got %#lx",
+	      px);
+	kms_fb_destroy(dev->fd, &shown);
+	kms_fb_destroy(dev->fd, &next);
+	kms_fb_destroy(dev->fd, &out);
+}
+
 int main(int argc, char **argv)
 {
 	static const uint32_t primary_formats[] = {
@@ -476,6 +537,8 @@ int main(int argc, char **argv)
 	check("wrong-format-buffer-einval", ret == -EINVAL && fence == -1,
 	      "expected EINVAL and no fence, got %s and %d", errno_name(-ret), fence);
 	kms_fb_destroy(dev.fd, &wrong);
+
+	test_released_buffer(&dev, &pipe, &wb);
 
 	/* Detach the writeback connector: a disabled CRTC may keep none. */
 	{
