@@ -52,14 +52,24 @@ kernel_key() {
 		echo "recipe $KERNEL_RECIPE"
 		# shellcheck disable=SC2046
 		cat $(flavour_fragments "$flavour")
-		cat "$FLIPFENCE_TOP"/patches/*.patch 2>/dev/null || true
+		patch_diffs
 	} | sha256sum | cut -c1-16
+}
+
+# What the patches change in the tree: their diffs, without the commit
+# messages and signatures, so that rewording a message rebuilds nothing.
+patch_diffs() {
+	local p
+	for p in "$FLIPFENCE_TOP"/patches/*.patch; do
+		[ -e "$p" ] || continue
+		sed -n '/^diff --git /,$p' "$p" | sed '/^-- $/,$d'
+	done
 }
 
 patches_key() {
 	{
 		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
-		cat "$FLIPFENCE_TOP"/patches/*.patch 2>/dev/null || true
+		patch_diffs
 	} | sha256sum | cut -c1-16
 }
 

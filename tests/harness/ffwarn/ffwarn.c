@@ -27,9 +27,9 @@ MODULE_PARM_DESC(mode, "warn, panic, hang, kasan, lockdep or leak");
 static DEFINE_MUTEX(ffwarn_a);
 static DEFINE_MUTEX(ffwarn_b);
 
-/* Volatile so that the compiler keeps the bad access and the lost pointer. */
-static volatile char ffwarn_sink;
-static void * volatile ffwarn_lost;
+/* Written with WRITE_ONCE() so that the compiler keeps the bad access. */
+static char ffwarn_sink;
+static void *ffwarn_lost;
 
 static int ffwarn_kasan(void)
 {
@@ -37,7 +37,7 @@ static int ffwarn_kasan(void)
 
 	if (!p)
 		return -ENOMEM;
-	ffwarn_sink = p[16 + (ffwarn_sink & 1)];
+	WRITE_ONCE(ffwarn_sink, READ_ONCE(p[16 + (READ_ONCE(ffwarn_sink) & 1)]));
 	kfree(p);
 	return 0;
 }
@@ -72,8 +72,8 @@ static int __init ffwarn_init(void)
 		int i;
 
 		for (i = 0; i < 32; i++)
-			ffwarn_lost = kmalloc(64, GFP_KERNEL);
-		ffwarn_lost = NULL;
+			WRITE_ONCE(ffwarn_lost, kmalloc(64, GFP_KERNEL));
+		WRITE_ONCE(ffwarn_lost, NULL);
 	} else {
 		pr_err("ffwarn: unknown mode '%s'\n", mode);
 		return -EINVAL;
