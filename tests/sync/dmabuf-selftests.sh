@@ -43,7 +43,7 @@ while read -r sub; do
 	else
 		echo "ok - $sub"
 	fi
-done < <(echo "$log" | sed -n 's|.*dma-buf: Running \([^ ]*/[^ ]*\)$|\1|p')
+done <<<"$(echo "$log" | sed -n 's|.*dma-buf: Running \([^ ]*/[^ ]*\)$|\1|p')"
 
 if [ $rc -ne 0 ]; then
 	echo "not ok - module-loads: modprobe dmabuf_selftests exited $rc (a selftest failed)"
