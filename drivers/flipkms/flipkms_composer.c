@@ -262,6 +262,23 @@ static struct flipkms_frame *flipkms_shown_to_read(struct flipkms_output *out)
 	return frame;
 }
 
+/* The size of the frame on screen, without a read promise. */
+static bool flipkms_shown_size(struct flipkms_output *out, int *width,
+			       int *height)
+{
+	unsigned long flags;
+	bool shown;
+
+	spin_lock_irqsave(&out->lock, flags);
+	shown = out->shown;
+	if (shown) {
+		*width = out->shown->width;
+		*height = out->shown->height;
+	}
+	spin_unlock_irqrestore(&out->lock, flags);
+	return shown;
+}
+
 /* CRCs */
 
 static const char *const flipkms_crc_sources[] = { "auto" };
@@ -327,8 +344,17 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 		 */
 		if (!try_module_get(THIS_MODULE))
 			return -ENODEV;
+		out->crc_line = kvmalloc_array(crtc->dev->mode_config.max_width,
+					       sizeof(*out->crc_line),
+					       GFP_KERNEL);
+		if (!out->crc_line) {
+			module_put(THIS_MODULE);
+			return -ENOMEM;
+		}
 		ret = drm_crtc_vblank_get(crtc);
 		if (ret) {
+			kvfree(out->crc_line);
+			out->crc_line = NULL;
 			module_put(THIS_MODULE);
 			return ret;
 		}
@@ -342,6 +368,8 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 	/* Nothing of this session may reach the next one. */
 	cancel_work_sync(&out->crc_work);
 	flipkms_crc_drain(out);
+	kvfree(out->crc_line);
+	out->crc_line = NULL;
 	module_put(THIS_MODULE);
 	return 0;
 }
@@ -350,7 +378,7 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 static int flipkms_frame_crc(struct flipkms_output *out,
 			     struct flipkms_frame *frame, u32 *crc)
 {
-	struct flipkms_pixel *line;
+	struct flipkms_pixel *line = out->crc_line;
 	u32 value = 0;
 	int y;
 
@@ -359,9 +387,9 @@ static int flipkms_frame_crc(struct flipkms_output *out,
 		*crc = frame->crc;
 		return 0;
 	}
-	line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
-	if (!line)
-		return -ENOMEM;
+	if (WARN_ON_ONCE(!line ||
+			 frame->width > out->crtc.dev->mode_config.max_width))
+		return -EINVAL;
 	for (y = 0; y < frame->height; y++) {
 		flipkms_compose_line(frame, y, line);
 		value = crc32_le(value, (const u8 *)line,
@@ -369,7 +397,6 @@ static int flipkms_frame_crc(struct flipkms_output *out,
 		/* A large frame takes long to compose under emulation. */
 		cond_resched();
 	}
-	kvfree(line);
 	atomic64_inc(&out->compositions);
 
 	frame->crc = value;
@@ -397,7 +424,7 @@ static void flipkms_crc_work(struct work_struct *work)
 	struct flipkms_output *out = container_of(work, struct flipkms_output,
 						  crc_work);
 	struct flipkms_crc_request req;
-	bool ok;
+	bool ok, cookie;
 	u32 crc;
 
 	for (;;) {
@@ -409,8 +436,13 @@ static void flipkms_crc_work(struct work_struct *work)
 		req = out->crc_queue[out->crc_head];
 		spin_unlock_irq(&out->crc_lock);
 
-		/* Only this work takes requests off the queue. */
+		/*
+		 * Only this work takes requests off the queue. A held latch's
+		 * fences wait for this composition.
+		 */
+		cookie = dma_fence_begin_signalling();
 		ok = !flipkms_frame_crc(out, req.frame, &crc);
+		dma_fence_end_signalling(cookie);
 
 		spin_lock_irq(&out->crc_lock);
 		if (ok)
@@ -496,6 +528,15 @@ void flipkms_composer_fini(struct flipkms_output *out)
 
 	cancel_work_sync(&out->crc_work);
 	flipkms_crc_drain(out);
+	kvfree(out->crc_line);
+	out->crc_line = NULL;
+	/*
+	 * A writeback still composing would give its frame back and queue
+	 * the release work again, which would then release the latches
+	 * below at the same time as this loop.
+	 */
+	if (out->wb_ready)
+		flush_work(&out->wb_work);
 	cancel_work_sync(&out->release_work);
 	for (;;) {
 		spin_lock_irq(&out->lock);
@@ -525,22 +566,40 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 	struct flipkms_pixel *line = NULL;
 	struct flipkms_frame *frame;
 	struct flipkms_ppm *ppm;
-	int header, x, y;
+	int header, x, y, width, height;
+	bool cookie;
 	u8 *rgb;
 
-	frame = flipkms_shown_to_read(out);
-	if (!frame)
-		return -ENODATA;
-	ppm = vmalloc(sizeof(*ppm) + 32 + (size_t)frame->width * frame->height * 3);
-	if (ppm)
-		line = kvmalloc_array(frame->width, sizeof(*line), GFP_KERNEL);
-	if (!line) {
+	/*
+	 * Allocate before the read promise: from the promise on, the next
+	 * latch's fences wait for this composition, which must not
+	 * allocate. A frame of another size shown meanwhile: again.
+	 */
+	for (;;) {
+		if (!flipkms_shown_size(out, &width, &height))
+			return -ENODATA;
+		ppm = vmalloc(sizeof(*ppm) + 32 + (size_t)width * height * 3);
+		if (ppm)
+			line = kvmalloc_array(width, sizeof(*line), GFP_KERNEL);
+		if (!line) {
+			vfree(ppm);
+			return -ENOMEM;
+		}
+		frame = flipkms_shown_to_read(out);
+		if (frame && frame->width == width && frame->height == height)
+			break;
+		if (frame) {
+			flipkms_frame_read_done(out, frame);
+			flipkms_frame_put(frame);
+		}
+		kvfree(line);
+		line = NULL;
 		vfree(ppm);
-		flipkms_frame_read_done(out, frame);
-		flipkms_frame_put(frame);
-		return -ENOMEM;
+		if (!frame)
+			return -ENODATA;
 	}
 
+	cookie = dma_fence_begin_signalling();
 	header = snprintf(ppm->data, 32, "P6\n%d %d\n255\n", frame->width,
 			  frame->height);
 	rgb = (u8 *)ppm->data + header;
@@ -555,6 +614,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 	}
 	ppm->size = rgb - (u8 *)ppm->data;
 	file->private_data = ppm;
+	dma_fence_end_signalling(cookie);
 
 	kvfree(line);
 	flipkms_frame_read_done(out, frame);

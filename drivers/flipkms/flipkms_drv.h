@@ -133,6 +133,9 @@ struct flipkms_crc_request {
  * @crc_head:		the oldest of them
  * @crc_len:		how many
  * @crc_work:		composes the frames of @crc_queue
+ * @crc_line:		@crc_work's line, as wide as the widest mode, allocated
+ *			while CRCs are on: a held latch's fences wait for
+ *			@crc_work, which must not allocate (dma-fence rules)
  * @compositions:	frames composed for CRCs
  * @crc_entries:	CRC entries added
  * @crc_dropped:	vblanks left without an entry: @crc_queue was full
@@ -194,6 +197,7 @@ struct flipkms_output {
 	unsigned int crc_head;
 	unsigned int crc_len;
 	struct work_struct crc_work;
+	struct flipkms_pixel *crc_line;
 	atomic64_t compositions;
 	atomic64_t crc_entries;
 	atomic64_t crc_dropped;

@@ -18,6 +18,10 @@ trace=/sys/kernel/tracing
 
 clock_before=$(cat $trace/trace_clock)
 enable_before=$(cat $trace/events/flipkms/enable)
+# The marker needs the global buffer on; an earlier test may have left it
+# off. Put back as it was at the end.
+on_before=$(cat $trace/tracing_on)
+echo 1 >$trace/tracing_on
 echo "fliplat-interrupt-marker-$$" >$trace/trace_marker
 
 "$fliplat" --no-progress -q --device "$card" --duration 60 --warmup 2 \
@@ -42,4 +46,5 @@ check_eq instance-removed no "$([ -d "$trace/instances/fliplat-$pid" ] && echo y
 check_eq global-clock-as-before "$clock_before" "$(cat $trace/trace_clock)"
 check_eq global-events-as-before "$enable_before" "$(cat $trace/events/flipkms/enable)"
 check_eq global-buffer-kept 1 "$(grep -c "fliplat-interrupt-marker-$$" $trace/trace)"
+echo "$on_before" >$trace/tracing_on
 finish
