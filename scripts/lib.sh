@@ -3,8 +3,10 @@
 
 FLIPFENCE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FLIPFENCE_CACHE=${FLIPFENCE_CACHE:-$HOME/.cache/flipfence}
-KERNEL_TARBALL=/usr/src/linux-source-6.1.tar.xz
-KERNEL_PACKAGE=linux-source-6.1
+# The kernel series a script builds or boots: Debian's linux-source-6.1 (the
+# default, what a fresh Debian 12 has) or linux-source-6.12; chosen with
+# FLIPFENCE_KERNEL_SERIES or a script's -s SERIES (set_kernel_series).
+KERNEL_SERIES_ALL="6.1 6.12"
 # Bump when build-kernel changes how a tree is built, to invalidate the cache.
 KERNEL_RECIPE=1
 # What `make build` and `make check` build; "bench" (lean + mainline
@@ -29,6 +31,23 @@ lock_or_wait() {
 	flock -n 9 || { log "waiting for another $1 to finish"; flock 9; }
 }
 
+# Selects the kernel series $1 for everything below, and for the scripts this
+# one runs (exported).
+set_kernel_series() {
+	case " $KERNEL_SERIES_ALL " in
+	*" $1 "*) ;;
+	*) die "unknown kernel series '$1' (want one of: $KERNEL_SERIES_ALL)" ;;
+	esac
+	FLIPFENCE_KERNEL_SERIES=$1
+	KERNEL_PACKAGE=linux-source-$1
+	KERNEL_TARBALL=/usr/src/linux-source-$1.tar.xz
+	KERNEL_PATCHES=$FLIPFENCE_TOP/patches/$1
+	# Cache entries of 6.1 keep the names they had before there were
+	# series; every other series names itself (kernel-6.12-lean-KEY).
+	if [ "$1" = 6.1 ]; then SERIES_TAG=""; else SERIES_TAG=$1-; fi
+	export FLIPFENCE_KERNEL_SERIES
+}
+
 jobs_for_make() {
 	echo $(($(nproc) + 1))
 }
@@ -43,8 +62,8 @@ flavour_fragments() {
 	esac
 }
 
-# The cache key of a kernel flavour: package version, recipe, config
-# fragments and the patch series, in that order.
+# The cache key of a kernel flavour: package version (which names the
+# series), recipe, config fragments and the series' patches, in that order.
 kernel_key() {
 	local flavour=$1
 	{
@@ -60,7 +79,7 @@ kernel_key() {
 # messages and signatures, so that rewording a message rebuilds nothing.
 patch_diffs() {
 	local p
-	for p in "$FLIPFENCE_TOP"/patches/*.patch; do
+	for p in "$KERNEL_PATCHES"/*.patch; do
 		[ -e "$p" ] || continue
 		sed -n '/^diff --git /,$p' "$p" | sed '/^-- $/,$d'
 	done
@@ -74,23 +93,25 @@ patches_key() {
 }
 
 kernel_dir() {
-	echo "$FLIPFENCE_CACHE/kernel-$1-$(kernel_key "$1")"
+	echo "$FLIPFENCE_CACHE/kernel-$SERIES_TAG$1-$(kernel_key "$1")"
 }
 
 source_dir() {
-	echo "$FLIPFENCE_CACHE/src-$(patches_key)/linux"
+	echo "$FLIPFENCE_CACHE/src-$SERIES_TAG$(patches_key)/linux"
 }
 
 # Where the out-of-tree modules of a flavour are built and installed: one
 # place per checkout, so that building in one never swaps the modules under
 # a guest that another checkout is running.
 modules_dir() {
-	echo "$FLIPFENCE_CACHE/modules-$1-$(printf %s "$FLIPFENCE_TOP" | sha1sum | cut -c1-12)"
+	echo "$FLIPFENCE_CACHE/modules-$SERIES_TAG$1-$(printf %s "$FLIPFENCE_TOP" | sha1sum | cut -c1-12)"
 }
 
 kernel_release() {
 	cat "$(kernel_dir "$1")/include/config/kernel.release"
 }
+
+set_kernel_series "${FLIPFENCE_KERNEL_SERIES:-6.1}"
 
 # -h or --help as the first argument of a script here prints its usage (the
 # comment at its top) on stdout and exits 0 before the script does anything:
