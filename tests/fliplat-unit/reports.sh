@@ -71,7 +71,7 @@ check_eq json-failed-status "failed/a flip took too long" "$(jq -r '.status + "/
 csv=$dir/run.csv
 check_eq csv-rows 51 "$(wc -l <"$csv")"
 header_cols=$(head -1 "$csv" | awk -F, '{ print NF }')
-check_eq csv-columns 21 "$header_cols"
+check_eq csv-columns 23 "$header_cols"
 check_eq csv-every-row-full 0 "$(awk -F, -v n="$header_cols" 'NF != n' "$csv" | wc -l)"
 # Column NAME of the row of flip INDEX, found by the header, not by position.
 col() {	# NAME INDEX
@@ -87,17 +87,30 @@ check_eq csv-early-of-flip-33 1 "$(col early 33)"
 check_eq csv-early-of-flip-32 0 "$(col early 32)"
 check_eq csv-retries-of-flip-12 1 "$(col retries 12)"
 check_eq csv-late-unknown-without-ready "" "$(col late 12)"
+# wlroots' question: the fence's time minus the event's, the fence waiter's
+# wake minus the event reader's.
+check_eq csv-signal-minus-event-of-flip-7 0 "$(col signal_minus_event_ns 7)"
+check_eq csv-wake-minus-event-read-of-flip-7 -30000 "$(col wake_minus_event_read_ns 7)"
 
 # --- SVG ----------------------------------------------------------------------
 svg=$dir/run.svg
 check_eq svg-well-formed 0 "$(xmllint --noout "$svg" >/dev/null 2>&1; echo $?)"
-# One histogram per time metric observed: signal-submit, event-submit,
-# wake-signal, event-signal, read-event, vblank-interval.
-check_eq svg-histograms 6 "$(grep -c 'class="histogram"' "$svg")"
-# ceil(sqrt(40)) = 7 bins; one point per counted flip; flips 19, 29, 39, 49 missed.
+# One histogram per time metric observed that varies: signal-submit,
+# event-submit, vblank-interval; the constant ones (wake-signal 50,
+# event-signal 0, read-event 80, fence-event 0, wake-read -30) are named in
+# the header instead.
+check_eq svg-histograms 3 "$(grep -c 'class="histogram"' "$svg")"
+check_eq svg-constants-named 1 "$(grep -c 'class="constant".*wake-signal 50 us, event-signal 0 us, read-event 80 us, fence-event 0 us, wake-read -30 us' "$svg")"
+# 40 counted flips in [p1, p99]: ceil(sqrt(40)) = 7 bins; p99 is the max
+# here (nearest rank of 40), so nothing is left out.
 check_eq svg-bars 7 "$(awk '/class="histogram"/ { in_it = /data-metric="signal-submit"/ }
 	in_it && /class="bar"/ { n++ } END { print n + 0 }' "$svg")"
-check_eq svg-p50-p99-markers "6 6" "$(grep -c 'class="p50"' "$svg") $(grep -c 'class="p99"' "$svg")"
+check_eq svg-outliers "0 0" "$(grep -o 'data-metric="signal-submit"[^>]*' "$svg" | sed 's/.*data-below="\([0-9]*\)" data-above="\([0-9]*\)"/\1 \2/')"
+check_eq svg-p50-p99-markers "3 3" "$(grep -c 'class="p50"' "$svg") $(grep -c 'class="p99"' "$svg")"
+# The frame timeline: CRTC 40's 20 counted flips, the first 16 and then
+# the 4 around its worst (none missed: the longest, the last).
+check_eq svg-frame-rows 20 "$(grep -c 'class="frame"' "$svg")"
+check_eq svg-frame-windows "first worst" "$(grep -o 'class="frames" data-window="[a-z]*"' "$svg" | sed 's/.*="//; s/"//' | paste -sd' ')"
 # The y axis of every histogram has a tick at or above its tallest bar.
 check_eq svg-bars-fit-axis 0 "$(awk '
 	function done() { if (bars && tick < tallest) bad++; tick = tallest = bars = 0 }

@@ -86,8 +86,19 @@ check_eq csv-warmup-rows 4 "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($
 # --- SVG ----------------------------------------------------------------------
 svg=$dir/run.svg
 check_eq svg-well-formed 0 "$(xmllint --noout "$svg" >/dev/null 2>&1; echo $?)"
-# One histogram per time metric observed: present-commit, present-interval, refresh.
-check_eq svg-histograms 3 "$(grep -c 'class="histogram"' "$svg")"
+# One histogram per time metric observed that varies: present-commit,
+# present-interval; refresh, the same in every frame, is named in the header.
+check_eq svg-histograms 2 "$(grep -c 'class="histogram"' "$svg")"
+check_eq svg-constant-refresh 1 "$(grep -c 'class="constant".*refresh 16666.7 us' "$svg")"
+# The frame timeline: frames 4-19, then 22-37 around the worst, frame 30:
+# it was shown 2 vblanks after frame 29 and one after the first vblank
+# after its commit. Frames 31-38 came one vblank after their commit's
+# first vblank too, but at the vblank after the previous frame's: no
+# vblank they could have made, so no red mark.
+check_eq svg-frame-rows 32 "$(grep -c 'class="frame"' "$svg")"
+check_eq svg-late-frames 1 "$(grep -c 'class="late"' "$svg")"
+check_eq svg-late-is-frame-30 1 "$(grep -c 'data-index="30" data-missed="1"' "$svg")"
+check_eq svg-vblank-lines-first-window 17 "$(awk '/data-window="worst"/ { exit } /class="vblank"/ { n++ } END { print n + 0 }' "$svg")"
 check_eq svg-self-contained 0 "$(grep -ciE '<script|href=' "$svg")"
 
 # --- table --------------------------------------------------------------------

@@ -124,6 +124,13 @@ enum fl_metric {
 	FL_READ_MINUS_EVENT,
 	FL_VBLANK_INTERVAL,
 	FL_MISSED_VBLANKS,
+	/*
+	 * wlroots' question: how late the out-fence tells what the flip event
+	 * already told. fence-event: its timestamp minus the event's; wake-read:
+	 * a thread polling the fence woke this long after one reading the event.
+	 */
+	FL_FENCE_MINUS_EVENT,
+	FL_WAKE_MINUS_READ,
 	FL_NMETRICS,
 };
 

@@ -31,6 +31,8 @@ static const char usage[] =
 "  missed-vblanks   vblanks between the first one that could have shown the\n"
 "                   flip (the first after submit; in-fence mode: after the\n"
 "                   renderer signalled) and the one that did\n"
+"  fence-event      the out-fence's signal time minus the event's (us)\n"
+"  wake-read        the fence waiter's wake minus the event reader's (us)\n"
 "\n"
 "Modes:\n"
 "  (default)        atomic nonblocking commits with OUT_FENCE_PTR\n"

@@ -30,6 +30,8 @@ COLUMN(event_read_ns, p->event_read_ns, p->event_read_ns)
 COLUMN(signal_minus_submit_ns, p->signal_ns && p->submit_ns, p->signal_ns - p->submit_ns)
 COLUMN(wake_minus_signal_ns, p->wake_ns && p->signal_ns, p->wake_ns - p->signal_ns)
 COLUMN(event_minus_signal_ns, p->event_ns && p->signal_ns, p->event_ns - p->signal_ns)
+COLUMN(signal_minus_event_ns, p->event_ns && p->signal_ns, p->signal_ns - p->event_ns)
+COLUMN(wake_minus_event_read_ns, p->wake_ns && p->event_read_ns, p->wake_ns - p->event_read_ns)
 COLUMN(event_seq, p->event_ns, p->event_seq)
 COLUMN(interval_ns, p->has_interval, p->interval_ns)
 COLUMN(missed_vblanks, p->event_ns && !p->unready, p->missed)
@@ -49,6 +51,8 @@ static const struct rp_csv_column columns[] = {
 	RP_CSV_COLUMN(event_seq), RP_CSV_COLUMN(interval_ns), RP_CSV_COLUMN(missed_vblanks),
 	RP_CSV_COLUMN(early), RP_CSV_COLUMN(late), RP_CSV_COLUMN(retries),
 	RP_CSV_COLUMN(fence_error), RP_CSV_COLUMN(unready),
+	/* Added after the rest (schema 2 readers find columns by name). */
+	RP_CSV_COLUMN(signal_minus_event_ns), RP_CSV_COLUMN(wake_minus_event_read_ns),
 };
 
 int fl_report_csv(FILE *f, const struct fl_run *run)

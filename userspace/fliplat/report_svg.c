@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * --plot: the shared SVG report of a run: a histogram per time metric it
- * observed (signal - submit, event - submit, wake - signal, event - signal,
- * read - event, vblank interval), then signal - submit per flip (event -
- * submit in legacy mode, which has no fence), one colour per CRTC, flips
- * that missed a vblank ringed in red.
+ * --plot: the shared SVG report of a run: the frame timeline of the first
+ * CRTC (submit, in-fence ready, latch, out-fence signal, fence wake per
+ * flip over the vblank grid), a histogram per time metric it observed that
+ * varied (signal - submit, event - submit, wake - signal, event - signal,
+ * read - event, vblank interval, fence - event, wake - read), then signal -
+ * submit per flip (event - submit in legacy mode, which has no fence), one
+ * colour per CRTC, flips that missed a vblank ringed in red.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "fliplat.h"
 
@@ -14,8 +17,9 @@ int fl_report_svg(FILE *f, const struct fl_run *run)
 {
 	bool legacy = run->mode == FL_MODE_LEGACY;
 	const char **names = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*names));
-	char subject[160], (*labels)[24] = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*labels));
+	char subject[160], header[400], started[32], (*labels)[24] = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*labels));
 	struct rp_samples s;
+	struct tm tm;
 	size_t i;
 	int ret = -1;
 
@@ -25,9 +29,14 @@ int fl_report_svg(FILE *f, const struct fl_run *run)
 		snprintf(labels[i], sizeof(labels[i]), "CRTC %u", run->crtcs[i].crtc_id);
 		names[i] = labels[i];
 	}
+	strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%SZ", gmtime_r(&run->prov.started, &tm));
+	snprintf(header, sizeof(header), "fliplat %s, %s on %s (%s), %s mode, %s",
+		 rp_tool_version, run->device, run->driver, run->kernel, fl_mode_name(run->mode),
+		 started);
 	snprintf(subject, sizeof(subject), "on %s: %s (%s mode)", run->driver,
 		 run->ncrtcs ? run->crtcs[0].mode_name : "?", fl_mode_name(run->mode));
 	ret = rp_svg_write(f, &s, &(struct rp_svg){
+		.header = header,
 		.subject = subject,
 		.noun = "flips",
 		.timeline_metric = legacy ? FL_EVENT_MINUS_SUBMIT : FL_SIGNAL_MINUS_SUBMIT,

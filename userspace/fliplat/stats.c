@@ -15,6 +15,8 @@ const struct rp_metric fl_metrics[FL_NMETRICS] = {
 	[FL_READ_MINUS_EVENT] = { "read-event", "us" },
 	[FL_VBLANK_INTERVAL] = { "vblank-interval", "us" },
 	[FL_MISSED_VBLANKS] = { "missed-vblanks", "vblanks" },
+	[FL_FENCE_MINUS_EVENT] = { "fence-event", "us" },
+	[FL_WAKE_MINUS_READ] = { "wake-read", "us" },
 };
 
 const char *fl_metric_name(enum fl_metric m)
@@ -65,6 +67,10 @@ bool fl_flip_metric(const struct fl_flip *f, enum fl_metric m, double *value)
 			return false;
 		*value = f->missed;
 		return true;
+	case FL_FENCE_MINUS_EVENT:
+		return difference(f->signal_ns, f->event_ns, value);
+	case FL_WAKE_MINUS_READ:
+		return difference(f->wake_ns, f->event_read_ns, value);
 	default:
 		return false;
 	}
@@ -92,6 +98,10 @@ void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
 	free(v);
 }
 
+/* The frame timeline's marks of a flip, in the order they happen. */
+static const char *const mark_names[] = { "submit", "ready", "latch", "signal", "wake" };
+enum { MARK_SUBMIT, MARK_READY, MARK_LATCH, MARK_SIGNAL, MARK_WAKE, NMARKS };
+
 int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 {
 	size_t i;
@@ -99,6 +109,10 @@ int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 
 	if (rp_samples_init(out, fl_metrics, FL_NMETRICS, run->nflips))
 		return -1;
+	if (rp_samples_marks(out, NMARKS, mark_names, MARK_LATCH)) {
+		rp_samples_free(out);
+		return -1;
+	}
 	for (i = 0; i < run->nflips; i++) {
 		const struct fl_flip *f = &run->flips[i];
 
@@ -107,7 +121,14 @@ int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 			.group = f->crtc,
 			.counted = !f->warmup,
 			.flagged = f->missed > 0 || f->unready,
+			.missed = f->missed,
+			.period_ns = f->crtc < run->ncrtcs ? run->crtcs[f->crtc].period_ns : 0,
 		};
+		*rp_mark(out, i, MARK_SUBMIT) = f->submit_ns;
+		*rp_mark(out, i, MARK_READY) = f->ready_ns;
+		*rp_mark(out, i, MARK_LATCH) = f->event_ns;
+		*rp_mark(out, i, MARK_SIGNAL) = f->signal_ns;
+		*rp_mark(out, i, MARK_WAKE) = f->wake_ns;
 		for (m = 0; m < FL_NMETRICS; m++)
 			fl_flip_metric(f, m, rp_value(out, i, m));
 	}

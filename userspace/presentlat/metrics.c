@@ -51,26 +51,54 @@ int64_t pl_clock_ns(clockid_t clock)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * Vblanks frame @f missed that it could have made. A client that commits a
+ * frame per frame callback can be shown no sooner than the vblank after the
+ * previous frame's, and no sooner than the first vblank after its commit:
+ * it missed the vblanks past both, min(MSC step - 1, vblanks late). A
+ * compositor's repaint window alone (late by one, MSC step 1) is no miss.
+ * 0 when either is unknown.
+ */
+static unsigned int missed(long late, bool step_known, int64_t step)
+{
+	if (late <= 0 || !step_known || step <= 1)
+		return 0;
+	return (unsigned int)(step - 1 < late ? step - 1 : late);
+}
+
+static const char *const mark_names[] = { "commit", "present" };
+
 int pl_run_samples(const struct pl_run *run, struct rp_samples *out)
 {
 	const struct pl_frame *prev = NULL;
-	int64_t step;
+	int64_t step = 0;
+	bool known;
 	size_t i;
 	long late;
 
 	if (rp_samples_init(out, pl_metrics, PL_NMETRICS, run->nframes))
 		return -1;
+	/* The frame timeline: commit, then present (a vblank's time). */
+	if (rp_samples_marks(out, 2, mark_names, 1)) {
+		rp_samples_free(out);
+		return -1;
+	}
 	for (i = 0; i < run->nframes; i++) {
 		const struct pl_frame *f = &run->frames[i];
 
 		out->rows[i] = (struct rp_row){
 			.index = f->index,
 			.counted = !f->warmup,
+			.period_ns = f->refresh_ns,
 		};
+		*rp_mark(out, i, 0) = f->commit_ns;
 		if (f->fate != PL_PRESENTED)
 			continue;
+		*rp_mark(out, i, 1) = f->presented_ns;
 		late = vblanks_late(f);
-		out->rows[i].flagged = late > 0 || f->presented_ns <= f->commit_ns;
+		known = msc_step(f, prev, &step);
+		out->rows[i].missed = missed(late, known, step);
+		out->rows[i].flagged = out->rows[i].missed > 0 || f->presented_ns <= f->commit_ns;
 		*rp_value(out, i, PL_PRESENT_MINUS_COMMIT) = (f->presented_ns - f->commit_ns) / 1e3;
 		if (f->refresh_ns)
 			*rp_value(out, i, PL_REFRESH) = f->refresh_ns / 1e3;

@@ -177,19 +177,24 @@ int pl_report_json(FILE *f, const struct pl_run *run)
 
 int pl_report_svg(FILE *f, const struct pl_run *run)
 {
+	char subject[96], header[400], started[32];
 	struct rp_samples s;
-	char subject[96];
+	struct tm tm;
 	int ret;
 
 	if (pl_run_samples(run, &s))
 		return -1;
 	snprintf(subject, sizeof(subject), "on %s", run->compositor);
+	strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%SZ", gmtime_r(&run->prov.started, &tm));
+	snprintf(header, sizeof(header), "presentlat %s, compositor %s, %s, %s", rp_tool_version,
+		 run->compositor, run->kernel, started);
 	ret = rp_svg_write(f, &s, &(struct rp_svg){
+		.header = header,
 		.subject = subject,
 		.noun = "frames",
 		.timeline_metric = PL_PRESENT_MINUS_COMMIT,
 		.timeline_label = "present - commit",
-		.flag_label = "shown after the first vblank after commit",
+		.flag_label = "missed a vblank it could have made, or before commit",
 	});
 	rp_samples_free(&s);
 	return ret;

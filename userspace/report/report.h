@@ -44,6 +44,23 @@ struct rp_row {
 	unsigned int group;	/* CRTC, output: an index into the run's groups */
 	bool counted;		/* false: warm-up, left out of every statistic */
 	bool flagged;		/* missed a vblank: ringed in the SVG timeline */
+	unsigned int missed;	/* vblanks it missed that it could have made */
+	int64_t period_ns;	/* its output's frame, for the vblank grid; 0: unknown */
+};
+
+/*
+ * The moments of each row, for the frame timeline (frames.c): up to
+ * RP_MAX_MARKS times a row on one clock, in ns, 0 where not observed. Mark
+ * 0 starts a row (submit, commit); mark @vblank is the time of the vblank
+ * that showed it (the flip event's, the presentation's), which anchors the
+ * grid of vblanks drawn behind the rows.
+ */
+#define RP_MAX_MARKS	5
+struct rp_marks {
+	size_t n;
+	const char *names[RP_MAX_MARKS];	/* "submit", "latch", ... */
+	size_t vblank;
+	int64_t *t;				/* t[row * n + mark] */
 };
 
 struct rp_samples {
@@ -53,12 +70,21 @@ struct rp_samples {
 	struct rp_row *rows;
 	/* values[row * nmetrics + metric]; NAN where the row did not observe it */
 	double *values;
+	struct rp_marks marks;	/* none (n = 0) unless rp_samples_marks() */
 };
 
 /* @nrows rows, every value NAN; -1 with errno ENOMEM. */
 int rp_samples_init(struct rp_samples *s, const struct rp_metric *metrics,
 		    size_t nmetrics, size_t nrows);
 void rp_samples_free(struct rp_samples *s);
+/* Room for @n marks a row named @names (all 0); -1 with errno ENOMEM or EINVAL. */
+int rp_samples_marks(struct rp_samples *s, size_t n, const char *const *names,
+		     size_t vblank);
+
+static inline int64_t *rp_mark(const struct rp_samples *s, size_t row, size_t mark)
+{
+	return &s->marks.t[row * s->marks.n + mark];
+}
 
 static inline double *rp_value(const struct rp_samples *s, size_t row, size_t metric)
 {
@@ -188,11 +214,16 @@ void rp_check_p99(struct rp_checks *c, const struct rp_samples *s,
 		  const struct rp_p99_limits *l);
 
 /*
- * SVG: one histogram per time metric some counted row observed, each with
- * its p50 and p99 marked, then @timeline_metric per row in index order, one
- * colour per group, flagged rows ringed in red.
+ * SVG: a header line; if the samples have marks, the frame timeline of the
+ * first rows of group 0 and of the rows around its worst one (frames.c);
+ * one histogram per time metric some counted row observed and that is not
+ * constant, binned over [p1, p99] with the rows outside counted and its
+ * p50 and p99 marked; then @timeline_metric per row in index order, one
+ * colour per group, flagged rows ringed in red, its y axis clipped above
+ * the p99 with the rows beyond marked at the edge.
  */
 struct rp_svg {
+	const char *header;	/* tool, version, driver, kernel, date; NULL: none */
 	const char *subject;	/* after the metric in a histogram's title:
 				 * e.g. "on flipkms: 1920x1080 (atomic mode)" */
 	const char *noun;	/* what a row is, plural: "flips", "frames" */
@@ -204,6 +235,12 @@ struct rp_svg {
 };
 
 int rp_svg_write(FILE *f, const struct rp_samples *s, const struct rp_svg *how);
+
+/*
+ * frames.c: how many rows a frame timeline window shows; the first
+ * window's and, when the worst row is outside it, the second's.
+ */
+#define RP_FRAMES_WINDOW	16
 
 /*
  * compare.c: one benchmark metric measured on two sides, A (flipfence) and

@@ -81,10 +81,34 @@ int rp_samples_init(struct rp_samples *s, const struct rp_metric *metrics,
 	return 0;
 }
 
+int rp_samples_marks(struct rp_samples *s, size_t n, const char *const *names,
+		     size_t vblank)
+{
+	size_t i;
+
+	if (!n || n > RP_MAX_MARKS || vblank >= n) {
+		errno = EINVAL;
+		return -1;
+	}
+	free(s->marks.t);
+	s->marks.t = calloc(s->nrows * n + 1, sizeof(*s->marks.t));
+	if (!s->marks.t) {
+		s->marks.n = 0;
+		errno = ENOMEM;
+		return -1;
+	}
+	s->marks.n = n;
+	s->marks.vblank = vblank;
+	for (i = 0; i < n; i++)
+		s->marks.names[i] = names[i];
+	return 0;
+}
+
 void rp_samples_free(struct rp_samples *s)
 {
 	free(s->rows);
 	free(s->values);
+	free(s->marks.t);
 	memset(s, 0, sizeof(*s));
 }
 
