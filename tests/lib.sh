@@ -13,9 +13,17 @@
 
 failures=0
 
-pass() { echo "ok - $1"; }
-fail() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
-skip() { echo "skip - $1: $2"; }
+# result_line LINE: prints a result line and, under tests/runner, appends it
+# to $FLIPFENCE_RESULT_LOG too: the runner counts an "ok" or "skip" line
+# only if it finds it there, so that a tool's stray "ok - " line is never a
+# pass (tests/lib/result.h is the C side).
+result_line() {
+	echo "$1"
+	[ -z "${FLIPFENCE_RESULT_LOG:-}" ] || echo "$1" >>"$FLIPFENCE_RESULT_LOG"
+}
+pass() { result_line "ok - $1"; }
+fail() { result_line "not ok - $1: $2"; failures=$((failures + 1)); }
+skip() { result_line "skip - $1: $2"; }
 
 # check NAME STATUS MESSAGE: passes if STATUS (a command's exit status) is 0.
 check() {

@@ -15,13 +15,14 @@
 #include <stdlib.h>
 
 #include "report.h"
+#include "../lib/result.h"
 
 static int failures;
 
 static void check_near(const char *name, double want, double got, double tol)
 {
 	if (fabs(want - got) <= tol) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected %.6g, got %.6g\n", name, want, got);
 		failures++;
@@ -31,7 +32,7 @@ static void check_near(const char *name, double want, double got, double tol)
 static void check_verdict(const char *name, enum rp_verdict want, enum rp_verdict got)
 {
 	if (want == got) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected '%s', got '%s'\n", name, rp_verdict_name(want),
 		       rp_verdict_name(got));

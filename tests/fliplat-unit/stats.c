@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fliplat.h"
+#include "../lib/result.h"
 
 /* CLOCK_MONOTONIC times are never 0, which means "not observed". */
 #define T0	1000000000LL
@@ -23,7 +24,7 @@ static int failures;
 static void check_near(const char *name, double want, double got)
 {
 	if (fabs(want - got) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1)) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected %.9g, got %.9g\n", name, want, got);
 		failures++;

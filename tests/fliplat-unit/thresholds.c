@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fliplat.h"
+#include "../lib/result.h"
 
 #define NFLIPS	50
 
@@ -19,7 +20,7 @@ static int failures;
 static void check(const char *name, long want, long got)
 {
 	if (want == got) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
 		failures++;

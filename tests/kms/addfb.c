@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		import = true;
 	}
 	driver = kms_driver_arg(argc, argv);
-	watchdog(30);
+	watchdog(20);
 	begin("setup");
 	require(driver && !strcmp(driver, "flipkms"), "usage: addfb flipkms");
 	require(kms_open(&dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");

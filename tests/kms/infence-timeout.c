@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 		}
 		rounds = atoi(optarg);
 	}
-	watchdog(120);
+	watchdog(75);
 	begin("setup");
 	saved = get_timeout();
 	require(saved >= 0, "read " PARAM);

@@ -358,7 +358,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	watchdog(330);
+	watchdog(280);
 	begin("setup");
 	require(kms_open(&dev, kms_driver_arg(argc, argv), KMS_CAP_ATOMIC) == 0, "open card");
 	require(kms_pipes(&dev, &pipe_, 1) == 1, "a connected pipe");

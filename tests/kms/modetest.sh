@@ -13,7 +13,7 @@ driver=${1:?usage: $0 DRIVER}
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v modetest >/dev/null; then
-	echo "skip - modetest: modetest is not installed (Debian libdrm-tests)"
+	skip modetest "modetest is not installed (Debian libdrm-tests)"
 	exit 0
 fi
 

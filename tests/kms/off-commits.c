@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 	int ret, status;
 	long left;
 
-	watchdog(60);
+	watchdog(45);
 	kms_flipkms_setup(kms_driver_arg(argc, argv), "usage: off-commits flipkms", &dev, &pipe_,
 			  crtc_dir, sizeof(crtc_dir), fb);
 	require(kms_modeset(&dev, &pipe_, NULL, &fb[0]) == 0, "modeset");

@@ -50,7 +50,7 @@ shape() {
 		case $line in
 		"ok - "*) pass "${1// /,}/${line#ok - }" ;;
 		"not ok - "*) echo "not ok - ${1// /,}/${line#not ok - }"; failures=$((failures + 1)) ;;
-		"skip - "*) echo "skip - ${1// /,}/${line#skip - }" ;;
+		"skip - "*) result_line "skip - ${1// /,}/${line#skip - }" ;;
 		*) echo "# $line" ;;
 		esac
 	done <"$tmp/out"

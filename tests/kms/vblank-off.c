@@ -204,7 +204,7 @@ static int tests(const char *driver, int flips)
 {
 	int ret;
 
-	watchdog(120);
+	watchdog(100);
 	kms_flipkms_setup(driver, "usage: vblank-off [-n FLIPS] flipkms", &dev, &pipe_, crtc_dir,
 			  sizeof(crtc_dir), fb);
 	require(kms_modeset(&dev, &pipe_, NULL, &fb[0]) == 0, "modeset");

@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int ret;
 
-	watchdog(240);
+	watchdog(220);
 	begin("setup");
 	require(driver && !strcmp(driver, "flipkms"), "the writeback connector is flipkms's");
 	require(kms_open(&dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");

@@ -16,7 +16,7 @@ mode=${2:-1024x768}
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-command -v kmscube >/dev/null || { echo "skip - kmscube: not installed (Debian kmscube)"; exit 0; }
+command -v kmscube >/dev/null || { skip kmscube "not installed (Debian kmscube)"; exit 0; }
 card=$(drm_minor_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
 ctl=/sys/kernel/debug/dri/$card/crtc-0
 
@@ -58,7 +58,7 @@ if [ $rc -eq 0 ]; then
 	grep -q 'Rendered [1-9]' "$dir/atomic" && pass kmscube-atomic-renders ||
 		fail kmscube-atomic-renders "exit 0 without rendering: $(tail -1 "$dir/atomic")"
 elif grep -q 'eglDupNativeFenceFDANDROID' "$dir/atomic"; then
-	echo "skip - kmscube-atomic-renders: llvmpipe lacks EGL_ANDROID_native_fence_sync (kmscube -A fails cleanly)"
+	skip kmscube-atomic-renders "llvmpipe lacks EGL_ANDROID_native_fence_sync (kmscube -A fails cleanly)"
 else
 	fail kmscube-atomic-renders \
 		"expected frames, or a clean failure naming eglDupNativeFenceFDANDROID, got exit $rc: $(tail -1 "$dir/atomic")"

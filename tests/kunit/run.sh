@@ -13,7 +13,9 @@ marker="flipfence-kunit: $suite starts ($$.$RANDOM)"
 echo "$marker" >/dev/kmsg
 modprobe -d "$FLIPFENCE_MODROOT" "$module" || { echo "not ok - $suite: modprobe $module failed"; exit 1; }
 
-dmesg -t | awk -v suite="$suite" -v marker="$marker" '
+# Each result line also goes to $FLIPFENCE_RESULT_LOG (tests/lib.sh's result_line).
+dmesg -t | awk -v suite="$suite" -v marker="$marker" -v rlog="${FLIPFENCE_RESULT_LOG:-}" '
+	function result(line) { print line; if (rlog != "") print line >>rlog }
 	$0 == marker { on = 1; next }
 	!on { next }
 	/^[ \t]+# Subtest: / { insuite = ($3 == suite); next }
@@ -25,8 +27,8 @@ dmesg -t | awk -v suite="$suite" -v marker="$marker" '
 		bad = ($1 == "not")
 		name = bad ? $4 : $3
 		if (bad) printf "not ok - %s: %s\n", name, why ? why : "failed"
-		else if ($0 ~ /# SKIP/) printf "skip - %s\n", name
-		else printf "ok - %s\n", name
+		else if ($0 ~ /# SKIP/) result("skip - " name)
+		else result("ok - " name)
 		cases++; fails += bad; why = ""
 	}
 	/^(not )?ok [0-9]+ / { insuite = 0 }

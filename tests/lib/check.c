@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "result.h"
 
 static int failures;
 /* Read by the watchdog's signal handler, so never cached in a register. */
@@ -24,17 +25,19 @@ static unsigned int watchdog_seconds;
 
 void ok(const char *name)
 {
-	printf("ok - %s\n", name);
-	fflush(stdout);
+	result_ok(name);
 }
 
 /* Flushed at once: a crash or the watchdog's _exit() must not lose lines. */
 static void vline(const char *prefix, const char *name, const char *fmt, va_list ap)
 {
-	printf("%s - %s: ", prefix, name);
-	vprintf(fmt, ap);
-	printf("\n");
-	fflush(stdout);
+	char line[4096];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s - %s: ", prefix, name);
+	if (n >= 0 && (size_t)n < sizeof(line))
+		vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	result_line(line);
 }
 
 void not_ok(const char *name, const char *fmt, ...)
@@ -154,8 +157,30 @@ static void watchdog_fired(int sig)
 	_exit(1);
 }
 
+/*
+ * Seconds left before tests/runner kills the test, less a margin for the
+ * watchdog's own line: the runner exports its deadline on the boot-time
+ * clock (/proc/uptime) as $FLIPFENCE_DEADLINE. 0 if there is none.
+ */
+static unsigned int seconds_to_deadline(void)
+{
+	const char *s = getenv("FLIPFENCE_DEADLINE");
+	struct timespec ts;
+	long long left;
+
+	if (!s || !*s || clock_gettime(CLOCK_BOOTTIME, &ts) < 0)
+		return 0;
+	left = strtoll(s, NULL, 10) - ts.tv_sec - 5;
+	return left < 1 ? 1 : (unsigned int)left;
+}
+
 void watchdog(unsigned int seconds)
 {
+	unsigned int left = seconds_to_deadline();
+
+	/* A watchdog the runner's timeout would beat could never name the check. */
+	if (left && left < seconds)
+		seconds = left;
 	watchdog_seconds = seconds;
 	signal(SIGALRM, watchdog_fired);
 	alarm(seconds);

@@ -77,7 +77,9 @@ void require(bool cond, const char *what);
 /*
  * Once the program has run @seconds, fails the check in progress and exits
  * 1: a hung kernel wait then names the check it hung in, instead of the
- * runner's timeout killing the program without a word.
+ * runner's timeout killing the program without a word. Under tests/runner,
+ * @seconds is cut to end 5 s before the runner's deadline for the test
+ * ($FLIPFENCE_DEADLINE), so that the watchdog always fires first.
  */
 void watchdog(unsigned int seconds);
 /* The program's exit status: 1 if any check failed, else 0. */

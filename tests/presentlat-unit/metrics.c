@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "presentlat.h"
+#include "../lib/result.h"
 
 #define T0	1000000000LL
 #define P	16666667LL
@@ -22,7 +23,7 @@ static int failures;
 static void check_near(const char *name, double want, double got)
 {
 	if (fabs(want - got) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1)) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected %.9g, got %.9g\n", name, want, got);
 		failures++;

@@ -21,6 +21,8 @@
 # uninterruptibly for longer than the guest's 30 s hung-task panic while
 # KASAN under TCG signals 4096 fences; the lean kernel runs them all.
 set -u
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 filter=${1:-}
 [ -n "${FLIPFENCE_MODROOT:-}" ] || { echo "not ok - dmabuf-selftests: FLIPFENCE_MODROOT is not set (not in a guest?)"; exit 1; }
 
@@ -41,7 +43,7 @@ while read -r sub; do
 		echo "not ok - $sub: failed with error ${failed_sub#* }"
 		status=1
 	else
-		echo "ok - $sub"
+		result_line "ok - $sub"
 	fi
 done <<<"$(echo "$log" | sed -n 's|.*dma-buf: Running \([^ ]*/[^ ]*\)$|\1|p')"
 
@@ -49,7 +51,7 @@ if [ $rc -ne 0 ]; then
 	echo "not ok - module-loads: modprobe dmabuf_selftests exited $rc (a selftest failed)"
 	status=1
 else
-	echo "ok - module-loads"
+	result_line "ok - module-loads"
 fi
 if [ $ours -eq 0 ]; then
 	echo "not ok - patch-0002-case-ran: expected dma_fence_unwrap/unwrap_array_error among the $ran subtests that ran, got none"

@@ -15,6 +15,8 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${SELFTESTS_SYNC:-$TOP/build/tests/selftests-sync/sync_test}
 P=selftests-sync
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
 
 trim() {
 	local s=$1
@@ -53,9 +55,9 @@ while IFS= read -r line; do
 		name=$(trim "$name")
 		results=$((results + 1))
 		if [[ $name == "# SKIP"* ]]; then
-			echo "skip - $P/test$results: $(trim "${name#"# SKIP"}")"
+			result_line "skip - $P/test$results: $(trim "${name#"# SKIP"}")"
 		elif [ "$verdict" = ok ]; then
-			echo "ok - $P/$name"
+			result_line "ok - $P/$name"
 		else
 			failed=$((failed + 1))
 			echo "not ok - $P/$name: expected success, got ${errors:-failure without a message}"

@@ -377,7 +377,7 @@ int main(int argc, char **argv)
 	unsigned int rounds = argc > 1 ? (unsigned int)atoi(argv[1]) : 2000;
 	int dev, fds_before;
 
-	watchdog(240);
+	watchdog(160);
 	fds_before = count_open_fds();
 	test_publish();
 	dev = testdev();
