@@ -12,8 +12,13 @@
  *			the old CRC
  *   blocking, nonblocking
  *			right after a modeset, 100 consecutive entries with
- *			frame numbers that never skip, read with blocking
- *			reads and with poll() + O_NONBLOCK reads
+ *			frame numbers that never repeat and skip no more
+ *			vblanks than flipkms_status says had no entry (missed:
+ *			the timer fired late, on a loaded host; crc dropped:
+ *			the composer was 64 vblanks behind, as the debug
+ *			kernel's first 1080p composition can be; dropped:
+ *			injected), read with blocking reads and with poll() +
+ *			O_NONBLOCK reads
  *   released-buffer	flipping between two buffers and drawing a marker
  *			colour into the one a flip event hands back, at once:
  *			every CRC entry is the CRC of one of the two frames,
@@ -30,6 +35,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -79,6 +85,43 @@ static bool crc_next(int data, bool nonblock, struct crc_entry *e)
 	}
 	line[n] = '\0';
 	return sscanf(line, "%lx %lx", &e->frame, &e->crc) == 2;
+}
+
+/*
+ * flipkms_status's counts of the vblanks of @crtc that got no CRC entry, or
+ * did not happen: missed (the timer late), dropped (injected), crc dropped
+ * (the composer too far behind). Their sum, or -1 if it cannot be read.
+ */
+static long long vblanks_without_entry(int crtc, char *what, size_t len)
+{
+	long long vblanks, missed = -1, dropped = -1, flips, comps, entries, crc_dropped = -1;
+	char path[160], line[256];
+	int at = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "crtc-", 5)) {
+			at = atoi(line + 5);
+			continue;
+		}
+		if (at != crtc)
+			continue;
+		if (sscanf(line, " vblanks %lld, missed %lld, dropped %lld, flips %lld",
+			   &vblanks, &missed, &dropped, &flips) == 4)
+			continue;
+		sscanf(line, " compositions %lld, crc entries %lld, crc dropped %lld", &comps,
+		       &entries, &crc_dropped);
+	}
+	fclose(f);
+	if (missed < 0 || dropped < 0 || crc_dropped < 0)
+		return -1;
+	snprintf(what, len, "missed %lld, dropped %lld, crc dropped %lld", missed, dropped,
+		 crc_dropped);
+	return missed + dropped + crc_dropped;
 }
 
 static uint64_t vblank_count(struct kms_dev *dev, const struct kms_pipe *pipe)
@@ -168,9 +211,10 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 {
 	const char *tag = nonblock ? "nonblocking" : "blocking";
 	struct crc_entry e, first;
-	unsigned long gaps = 0, changed = 0;
+	unsigned long skipped = 0, repeated = 0, changed = 0;
+	long long lost_before, lost_after, explained;
+	char name[64], before[96], after[96];
 	uint64_t at_modeset;
-	char name[64];
 	int data, i;
 
 	snprintf(name, sizeof(name), "%s-reads-after-modeset", tag);
@@ -178,6 +222,8 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 	require(kms_disable(dev, pipe) == 0, "disable");
 	require(kms_modeset(dev, pipe, NULL, fb) == 0, "modeset");
 	at_modeset = vblank_count(dev, pipe);
+	lost_before = vblanks_without_entry(pipe->crtc_index, before, sizeof(before));
+	require(lost_before >= 0, "flipkms_status's missed, dropped and crc dropped counts");
 	data = crc_open(nonblock ? O_NONBLOCK : 0);
 	require(crc_next(data, nonblock, &first), "a first CRC entry");
 	e = first;
@@ -186,15 +232,26 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 
 		if (!crc_next(data, nonblock, &e))
 			break;
-		gaps += e.frame != last + 1;
+		if (e.frame <= last)
+			repeated++;
+		else
+			skipped += e.frame - last - 1;
 		changed += e.crc != first.crc;
 	}
+	lost_after = vblanks_without_entry(pipe->crtc_index, after, sizeof(after));
 	close(data);
+	require(lost_after >= 0, "flipkms_status's counts after the reads");
+	explained = lost_after - lost_before;
+	if (skipped)
+		comment("%s: %lu vblanks without an entry; flipkms_status before: %s, after: %s",
+			tag, skipped, before, after);
 
 	check(name, i == ENTRIES, "expected %d entries, read %d", ENTRIES, i);
+	/* A vblank with no entry must be one the driver counted as such. */
 	snprintf(name, sizeof(name), "%s-entry-for-every-vblank", tag);
-	check(name, gaps == 0, "%lu frame numbers skipped or repeated in %d entries from %lu", gaps,
-	      i, first.frame);
+	check(name, !repeated && (long long)skipped <= explained,
+	      "%lu frame numbers repeated and %lu vblanks skipped in %d entries from %lu, of which flipkms_status counted %lld as missed, dropped or crc dropped",
+	      repeated, skipped, i, first.frame, explained);
 	snprintf(name, sizeof(name), "%s-entries-start-after-modeset", tag);
 	check(name, first.frame >= at_modeset, "first entry %lu, modeset at vblank %llu",
 	      first.frame, (unsigned long long)at_modeset);
