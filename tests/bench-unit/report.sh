@@ -48,6 +48,8 @@ round() {
 			"signal-submit": { p50: (16000 * $t), p99: (16300 * $t) },
 			"wake-signal": { p50: (230 * $t), p99: (1000 * $t) },
 			"event-signal": { p50: (-0.5 + $o) },
+			"fence-event": { p50: (0.5 + $o), max: (0.9 + $o) },
+			"wake-read": { p50: (-60 + 10 * $o) },
 			"vblank-interval": { stddev: (0.5 + $o) },
 			"missed-vblanks": { mean: (0.01 * $o) },
 			"present-commit": { p50: (21000 * $t), p99: (22000 * $t) } },

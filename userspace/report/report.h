@@ -237,6 +237,29 @@ struct rp_svg {
 int rp_svg_write(FILE *f, const struct rp_samples *s, const struct rp_svg *how);
 
 /*
+ * strips.c: one metric measured on several setups, side by side. A panel
+ * per metric, a strip per setup: each value a dot on one shared x axis
+ * (from the lowest p1 to the highest p99 of the strips), its p50 and p99
+ * as ticks, and a label with n, p50, p99, max and how many values lie
+ * beyond the axis (drawn on its edge).
+ */
+struct rp_series {
+	const char *label;	/* "flipkms, signal_delay_us=0" */
+	double *v;		/* sorted in place */
+	size_t n;
+};
+
+struct rp_strip_panel {
+	const char *title;	/* "out-fence time - flip event time" */
+	const char *unit;	/* "us" */
+	struct rp_series *series;
+	size_t nseries;
+};
+
+int rp_svg_strips(FILE *f, const char *title, const char *subtitle,
+		  struct rp_strip_panel *panels, size_t npanels);
+
+/*
  * frames.c: how many rows a frame timeline window shows; the first
  * window's and, when the worst row is outside it, the second's.
  */
