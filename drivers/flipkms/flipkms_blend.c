@@ -26,7 +26,13 @@
 
 #include <linux/math64.h>
 #include <linux/minmax.h>
+
+#include "flipkms_compat.h"
+#if FLIPKMS_HAS_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else
 #include <asm/unaligned.h>
+#endif
 
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>

@@ -21,6 +21,10 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vblank.h>
 
+#include "flipkms_compat.h"
+#if FLIPKMS_HAS_FBDEV_SHMEM
+#include <drm/drm_fbdev_shmem.h>
+#endif
 #include "flipkms_drv.h"
 
 #define CREATE_TRACE_POINTS
@@ -265,7 +269,11 @@ static int __init flipkms_init(void)
 
 	/* 32 bpp, XRGB8888: 0 would take preferred_depth (24), RGB888. */
 	if (fbdev)
+#if FLIPKMS_HAS_FBDEV_SHMEM
+		drm_fbdev_shmem_setup(&fkms->drm, 32);
+#else
 		drm_fbdev_generic_setup(&fkms->drm, 32);
+#endif
 
 	flipkms = fkms;
 	return 0;

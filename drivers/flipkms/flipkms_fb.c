@@ -13,7 +13,7 @@
  * every flip's ioctl and unpinning it again in the commit work (the
  * profile of 240 Hz flips on three CRTCs: Documentation/benchmarks.rst).
  * A buffer that has been on screen is likely to be again, so it keeps its
- * mapping, and the per-commit map is a reference count.
+ * mapping, and a commit maps nothing of its own.
  */
 
 #include <linux/mutex.h>

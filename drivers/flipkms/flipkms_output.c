@@ -16,6 +16,7 @@
 #include <drm/drm_modes.h>
 #include <drm/drm_probe_helper.h>
 
+#include "flipkms_compat.h"
 #include "flipkms_drv.h"
 
 #define FLIPKMS_MODES_MIN_WIDTH		640
@@ -119,9 +120,15 @@ static int flipkms_connector_get_modes(struct drm_connector *connector)
 	struct drm_display_mode *mode, *preferred;
 	int count, i;
 
+#if FLIPKMS_HAS_EDID_OVERRIDE_UPDATE
+	count = drm_edid_override_connector_update(connector);
+	if (count)
+		return count;
+#else
 	if (connector->override_edid)
 		return drm_add_edid_modes(connector,
 					  connector->edid_blob_ptr->data);
+#endif
 
 	preferred = flipkms_preferred(connector->dev, refresh);
 	if (!preferred)

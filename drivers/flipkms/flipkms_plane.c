@@ -3,8 +3,10 @@
  * Planes: a primary, overlays and a cursor per CRTC, all without scaling.
  * Framebuffers are GEM shmem objects; the composer reads them through the
  * mapping each keeps from the first commit that prepares it until it is
- * destroyed (flipkms_fb.c). The shadow-plane helpers' prepare_fb, a
- * counted map on top, also picks up the buffer's implicit fence.
+ * destroyed (flipkms_fb.c), so a commit maps nothing of its own: prepare_fb
+ * only picks up the buffer's implicit fence, as the GEM plane helper does
+ * on every kernel series (the shadow-plane helpers' state and per-commit
+ * map went unread, and the map moved to begin/end_fb_access in 6.2).
  */
 
 #include <linux/dma-fence.h>
@@ -80,15 +82,13 @@ static int flipkms_plane_prepare_fb(struct drm_plane *plane,
 		if (ret)
 			return ret;
 	}
-	ret = drm_gem_prepare_shadow_fb(plane, new_state);
+	ret = drm_gem_plane_helper_prepare_fb(plane, new_state);
 	if (ret || !new_state->fence)
 		return ret;
 
 	bounded = flipkms_infence_bound(fkms->infences, new_state->fence);
-	if (!bounded) {
-		drm_gem_cleanup_shadow_fb(plane, new_state);
+	if (!bounded)
 		return -ENOMEM;
-	}
 	dma_fence_put(new_state->fence);
 	new_state->fence = bounded;
 
@@ -103,7 +103,6 @@ static void flipkms_plane_atomic_update(struct drm_plane *plane,
 
 static const struct drm_plane_helper_funcs flipkms_plane_helper_funcs = {
 	.prepare_fb = flipkms_plane_prepare_fb,
-	.cleanup_fb = drm_gem_cleanup_shadow_fb,
 	.atomic_check = flipkms_plane_atomic_check,
 	.atomic_update = flipkms_plane_atomic_update,
 };
@@ -111,7 +110,9 @@ static const struct drm_plane_helper_funcs flipkms_plane_helper_funcs = {
 static const struct drm_plane_funcs flipkms_plane_funcs = {
 	.update_plane = drm_atomic_helper_update_plane,
 	.disable_plane = drm_atomic_helper_disable_plane,
-	DRM_GEM_SHADOW_PLANE_FUNCS,
+	.reset = drm_atomic_helper_plane_reset,
+	.atomic_duplicate_state = drm_atomic_helper_plane_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_plane_destroy_state,
 };
 
 /**

@@ -15,6 +15,8 @@
 #include <linux/ktime.h>
 #include <linux/tracepoint.h>
 
+#include "flipkms_compat.h"
+
 /* A commit's planes are flushed: the next vblank after @flushed shows it. */
 TRACE_EVENT(flipkms_commit_flush,
 	TP_PROTO(unsigned int crtc, u64 seqno, ktime_t flushed, bool active),
@@ -104,7 +106,7 @@ TRACE_EVENT(flipkms_out_fence_signaled,
 	),
 
 	TP_fast_assign(
-		__assign_str(timeline, timeline);
+		flipkms_assign_str(timeline, timeline);
 		__entry->seqno = seqno;
 		__entry->stamp_ns = ktime_to_ns(stamp);
 	),
@@ -128,8 +130,8 @@ TRACE_EVENT(flipkms_in_fence,
 	),
 
 	TP_fast_assign(
-		__assign_str(driver, driver);
-		__assign_str(timeline, timeline);
+		flipkms_assign_str(driver, driver);
+		flipkms_assign_str(timeline, timeline);
 		__entry->seqno = seqno;
 		__entry->status = status;
 		__entry->waited_ns = waited_ns;

@@ -23,6 +23,7 @@
 #include <drm/drm_writeback.h>
 
 #include "flipkms_blend.h"
+#include "flipkms_compat.h"
 #include "flipkms_drv.h"
 #include "flipkms_frame.h"
 #include "flipkms_trace.h"
@@ -81,7 +82,12 @@ static int flipkms_wb_encoder_atomic_check(struct drm_encoder *encoder,
 			    crtc_state->mode.vdisplay);
 		return -EINVAL;
 	}
+#if FLIPKMS_HAS_WB_CONNECTOR_CHECK
+	return drm_atomic_helper_check_wb_connector_state(conn_state->connector,
+							  conn_state->state);
+#else
 	return drm_atomic_helper_check_wb_encoder_state(encoder, conn_state);
+#endif
 }
 
 static const struct drm_encoder_helper_funcs flipkms_wb_encoder_helper_funcs = {

@@ -16,6 +16,8 @@
 
 #include <syncfw/sync.h>
 
+#include "syncfw_compat.h"
+
 TRACE_EVENT(syncfw_pt_signaled,
 	TP_PROTO(const struct syncfw_pt *pt),
 	TP_ARGS(pt),
@@ -29,7 +31,7 @@ TRACE_EVENT(syncfw_pt_signaled,
 	),
 
 	TP_fast_assign(
-		__assign_str(timeline, pt->parent->name);
+		syncfw_assign_str(timeline, pt->parent->name);
 		__entry->context = pt->base.context;
 		__entry->seqno = pt->base.seqno;
 		__entry->timestamp_ns = ktime_to_ns(pt->base.timestamp);

@@ -141,8 +141,8 @@ static void *manage(struct kunit *test, void *data, kunit_resource_free_t free)
 		struct kunit_resource tmp = { .data = data };
 
 		free(&tmp);
-		KUNIT_ASSERT_FAILURE(test, "out of memory for a resource");
 	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, res, "out of memory for a resource");
 	kunit_put_resource(res);
 	return data;
 }
