@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * strips: the side-by-side picture of make demo's out-fence part
+ * (rp_svg_strips(), userspace/report/strips.c) against series whose
+ * picture is known: three strips of 200 values, "at 0" (0.0 to 0.9),
+ * "delayed" (2000.0 to 2000.9) and "outlier" (like "at 0" but one value of
+ * 9000, beyond every strip's p99). Every value is a dot; the axis runs
+ * from the lowest p1 to the highest p99, so the 9000 is drawn on its edge
+ * and counted as beyond it, and nothing else is; each strip has its p50
+ * and p99 ticks and a label with its p50.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define N	200
+
+static int failures;
+
+static void check(const char *name, long want, long got)
+{
+	if (want == got) {
+		printf("ok - %s\n", name);
+	} else {
+		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
+		failures++;
+	}
+}
+
+static long count(const char *s, const char *what)
+{
+	long n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+int main(void)
+{
+	static double at0[N], delayed[N], outlier[N];
+	struct rp_series series[] = {
+		{ "at 0", at0, N }, { "delayed", delayed, N }, { "outlier", outlier, N },
+	};
+	struct rp_strip_panel panel = { "fence - event", "us", series, 3 };
+	char *svg = NULL;
+	size_t size = 0;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		/* Out of order: the picture sorts them. */
+		at0[i] = (double)((i * 37) % N) / N;
+		delayed[i] = 2000 + (double)((i * 53) % N) / N;
+		outlier[i] = i == 17 ? 9000 : (double)((i * 61) % N) / N;
+	}
+	f = open_memstream(&svg, &size);
+	if (!f || rp_svg_strips(f, "title", "subtitle", &panel, 1) || fclose(f)) {
+		printf("not ok - strips-written: rp_svg_strips failed\n");
+		return 1;
+	}
+	check("strips", 3, count(svg, "class=\"strip\""));
+	check("dots", 3 * N - 1, count(svg, "class=\"value\""));
+	check("beyond-the-axis", 1, count(svg, "class=\"beyond\""));
+	check("beyond-counted", 1, count(svg, "data-beyond=\"1\""));
+	check("beyond-labelled", 1, count(svg, "1 beyond the axis"));
+	check("p50-ticks", 3, count(svg, "class=\"p50\""));
+	check("p99-ticks", 3, count(svg, "class=\"p99\""));
+	check("zero-line", 1, count(svg, "class=\"zero\""));
+	check("delayed-p50-labelled", 1, count(svg, "delayed: p50 2000.5, p99 2001.0, max 2001.0 us"));
+	free(svg);
+	return failures ? 1 : 0;
+}
