@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../lib/result.h"
 
 #define N	200
 
@@ -22,7 +23,7 @@ static int failures;
 static void check(const char *name, long want, long got)
 {
 	if (want == got) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
 		failures++;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fliplat.h"
+#include "../lib/result.h"
 
 #define NFLIPS	150
 #define T0	1000000000LL
@@ -29,7 +30,7 @@ static int failures;
 static void check(const char *name, long want, long got)
 {
 	if (want == got) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
 		failures++;
@@ -39,7 +40,7 @@ static void check(const char *name, long want, long got)
 static void check_has(const char *name, const char *text, const char *want)
 {
 	if (strstr(text, want)) {
-		printf("ok - %s\n", name);
+		result_ok(name);
 	} else {
 		printf("not ok - %s: no \"%s\" in the SVG\n", name, want);
 		failures++;
