@@ -2,159 +2,297 @@
 # SPDX-License-Identifier: MIT
 # In the guest: start a Wayland compositor on a KMS driver's card, wait
 # until it is ready, run one client against it, stop the compositor
-# cleanly. Exit status: the client's; 125 if the compositor did not come
-# up, 124 if it did not stop within 10 s of SIGTERM (killed then).
+# cleanly. Any compositor command line works; weston and sway are presets
+# of the same path. Exit status: the client's; 125 if the compositor did
+# not come up, 124 if it did not stop within 10 s of being asked (killed
+# then).
 #
+# What every compositor gets:
+#   a seat       seatd for the session's user, LIBSEAT_BACKEND=seatd, no VT
+#   a runtime    XDG_RUNTIME_DIR, a fresh directory; HOME and XDG_CACHE_HOME
+#                writable for a user other than root (the root filesystem
+#                is the host's, read-only)
+#   the card     found by its driver in sysfs: FLIPFENCE_CARD=/dev/dri/cardN,
+#                WLR_DRM_DEVICES the same (wlroots), and @CARD@ / @DEVICE@
+#                in its arguments and the client's replaced by cardN /
+#                /dev/dri/cardN, @RESULTS@ by $FLIPFENCE_RESULTS
+#   no input     WLR_LIBINPUT_NO_DEVICES=1: the guest has no input devices
+# It is ready once a Wayland socket appears in XDG_RUNTIME_DIR and a client
+# there sees a wl_output. The client runs as the same user with
+# WAYLAND_DISPLAY set; with -R it finds a writable $FLIPFENCE_RESULTS.
+#
+# Presets:
 #   weston	Weston 10: DRM backend, pixman renderer, desktop shell, no
-#		input devices, no idle blanking; run as root (its direct
-#		launcher) on a seat other than seat0, so that it leaves the VTs
-#		alone; no start-up animation. Its kiosk shell (FLIPFENCE_WESTON_SHELL=kiosk-shell.so)
-#		stops sending frame callbacks to weston-simple-shm and
-#		weston-presentation-shm after their first buffer, on vkms as
-#		on flipkms; the desktop shell does not
+#		idle blanking, no start-up fade; as root, with its direct
+#		launcher on seat "flipfence" (no VT). Its kiosk shell
+#		(FLIPFENCE_WESTON_SHELL=kiosk-shell.so) stops sending frame
+#		callbacks to weston-simple-shm and weston-presentation-shm
+#		after their first buffer, on vkms as on flipkms
 #   sway	sway 1.7 (wlroots 0.15): DRM backend, pixman renderer, no
-#		Xwayland; it refuses root, so it runs as nobody, with a
-#		seatd for nobody (libseat's noop backend cannot work: see
-#		start_sway), and the card is handed to nobody for the session
+#		Xwayland; it refuses root, so it runs as nobody, and the card
+#		is handed to nobody for the session (wlroots' dumb-buffer
+#		allocator reopens the card node by path)
 #
-# The compositor's log is kept in $FLIPFENCE_SESSION_LOG if that is set
+# The compositor's output is kept in $FLIPFENCE_SESSION_LOG if that is set
 # (else a scratch file), and its last lines are printed when it fails;
 # $FLIPFENCE_SESSION_STATE, if set, gets the card's DRM state (debugfs
 # "state": the mode the compositor set) once it is ready.
 #
-# usage: tests/compositor/session.sh [-d DRIVER] weston|sway [-- CLIENT [ARGS...]]
-#	DRIVER: flipkms (default) or vkms; CLIENT defaults to weston-info.
+# usage: tests/compositor/session.sh [OPTIONS] weston|sway [-- CLIENT [ARGS...]]
+#        tests/compositor/session.sh [OPTIONS] -- COMPOSITOR [ARGS...] [-- CLIENT [ARGS...]]
+#   -d DRIVER     flipkms (default) or vkms
+#   -u USER       run compositor and client as USER (default root)
+#   -e VAR=VALUE  environment for compositor and client (repeatable)
+#   -w SECONDS    how long the compositor may take to come up (default 30)
+#   -R            keep the session in $FLIPFENCE_RESULTS: compositor.log,
+#                 seatd.log, drm-state.txt and session.tap (one result line
+#                 each for coming up, the client and stopping)
+#   -s HOW        how to stop it: term (default), SIGTERM to the compositor;
+#                 children, SIGTERM to the processes it started (a kiosk's
+#                 application), after which it should exit by itself
+#   -x            the compositor runs its client itself (a kiosk such as
+#                 cage): no CLIENT; once it is up, wait until it exits,
+#                 and its exit status is the session's
+# The compositor's arguments end at the first "--" (with -x, at the end);
+# CLIENT defaults to wayland-info.
 set -u
 here=$(dirname "$0")
 # shellcheck source=tests/lib.sh
 . "$here/../lib.sh"
 
-driver=flipkms
-while getopts d: opt; do
-	case $opt in
-	d) driver=$OPTARG ;;
-	*) exit 2 ;;
+usage() {
+	sed -n '/^# usage:/,/^# wayland-info/s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+driver=flipkms user="" wait_s=30 keep=0 preset="" own_client=0 stop=term
+extra_env=()
+generic=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-d|-u|-e|-w|-s) [ $# -ge 2 ] || usage ;;
 	esac
+	case $1 in
+	-d) driver=$2 ;;
+	-u) user=$2 ;;
+	-e) case $2 in [A-Za-z_]*=*) extra_env+=("$2") ;; *) usage ;; esac ;;
+	-w) wait_s=$2 ;;
+	-s) case $2 in term|children) stop=$2 ;; *) usage ;; esac ;;
+	-R) keep=1; shift; continue ;;
+	-x) own_client=1; shift; continue ;;
+	--) generic=1; shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+	shift 2
 done
-shift $((OPTIND - 1))
-compositor=${1:-}
-shift || true
+compositor=()
+if [ $generic -eq 0 ]; then
+	preset=${1:-}
+	case $preset in weston|sway) shift ;; *) usage ;; esac
+else
+	# With -x, everything is the compositor's, a "--" of its own included.
+	while [ $# -gt 0 ] && { [ "$1" != -- ] || [ $own_client -eq 1 ]; }; do
+		compositor+=("$1")
+		shift
+	done
+	[ ${#compositor[@]} -gt 0 ] || usage
+fi
 [ "${1:-}" = -- ] && shift
-[ $# -gt 0 ] || set -- weston-info
-case $compositor in weston|sway) ;; *)
-	echo "usage: $0 [-d DRIVER] weston|sway [-- CLIENT [ARGS...]]" >&2; exit 2 ;;
-esac
+[ $# -gt 0 ] || set -- wayland-info
+[ $own_client -eq 0 ] || [ -z "$preset" ] || usage
+[ $keep -eq 0 ] || [ -n "${FLIPFENCE_RESULTS:-}" ] ||
+	{ echo "session.sh: -R needs \$FLIPFENCE_RESULTS (scripts/vm -r DIR)" >&2; exit 2; }
 
 say() { echo "# session: $*"; }
 minor=$(drm_minor_of "$driver") || { say "no $driver card"; exit 125; }
 card=card$minor
 run=$(mktemp -d /run/flipfence-session.XXXXXX)
+chmod 0711 "$run"
 log=${FLIPFENCE_SESSION_LOG:-$run/compositor.log}
-seatd_pid=
-cleanup() {
-	if [ -n "$seatd_pid" ]; then
-		kill "$seatd_pid" 2>/dev/null
-		wait "$seatd_pid" 2>/dev/null
-		chown root "/dev/dri/$card"
-	fi
-	rm -rf "$run"
-}
-trap cleanup EXIT
-export XDG_RUNTIME_DIR=$run/xdg WAYLAND_DISPLAY=flipfence-0
-mkdir -m 0700 "$XDG_RUNTIME_DIR"
+results=${FLIPFENCE_RESULTS:-}
+seatd_pid="" pid=""
+tap=$run/session.tap
+: >"$tap"
 
-start_weston() {
+case $preset in
+weston)
 	# No start-up fade: the desktop shell keeps the screen black behind a
 	# curtain until its client is ready (seconds under TCG), which would
 	# hide what clients show from frame.ppm and writeback.
 	printf '[shell]\nstartup-animation=none\n' >"$run/weston.ini"
-	weston --config="$run/weston.ini" --backend=drm-backend.so --drm-device="$card" --seat=flipfence \
-		--continue-without-input --use-pixman --idle-time=0 --shell=${FLIPFENCE_WESTON_SHELL:-desktop-shell.so} \
-		--socket="$WAYLAND_DISPLAY" --log="$log" >/dev/null 2>&1 &
-	pid=$!
-}
-
-start_sway() {
-	local user=nobody i
-	# wlroots' dumb-buffer allocator reopens the card node by path.
-	chown "$user" "/dev/dri/$card" "$XDG_RUNTIME_DIR"
-	chmod 0711 "$run"
-	# libseat 0.7's noop backend enables the seat only from a dispatch
-	# that nothing triggers (its fd never becomes readable), so wlroots
-	# 0.15 times out waiting: a seatd for the session's user instead, with
-	# no VT to bind to.
-	SEATD_VTBOUND=0 seatd -u "$user" -l info >"$run/seatd.log" 2>&1 &
-	seatd_pid=$!
-	for i in $(seq 50); do
-		[ -S /run/seatd.sock ] && break
-		sleep 0.1
-	done
-	[ -S /run/seatd.sock ] || { say "seatd did not start:"; sed 's/^/#   /' "$run/seatd.log"; }
+	# Debian's Weston 10 has no libseat launcher: its direct launcher,
+	# which leaves the VTs alone on a seat other than seat0.
+	compositor=(weston --config="$run/weston.ini" --backend=drm-backend.so --drm-device=@CARD@ --seat=flipfence
+		--continue-without-input --use-pixman --idle-time=0
+		--shell="${FLIPFENCE_WESTON_SHELL:-desktop-shell.so}")
+	;;
+sway)
+	: "${user:=nobody}"
 	printf 'xwayland disable\noutput * bg #203040 solid_color\n' >"$run/sway.config"
-	setpriv --reuid=$user --regid=nogroup --clear-groups env HOME="$run" \
-		XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" LIBSEAT_BACKEND=seatd WLR_BACKENDS=drm \
-		WLR_RENDERER=pixman WLR_DRM_DEVICES="/dev/dri/$card" WLR_LIBINPUT_NO_DEVICES=1 \
-		sway ${FLIPFENCE_SWAY_DEBUG:+-d} -c "$run/sway.config" >"$log" 2>&1 &
-	pid=$!
-	# sway names its socket itself (wayland-N): ready once one exists.
-	WAYLAND_DISPLAY=
+	compositor=(sway ${FLIPFENCE_SWAY_DEBUG:+-d} -c "$run/sway.config")
+	extra_env=(WLR_BACKENDS=drm WLR_RENDERER=pixman "${extra_env[@]}")
+	;;
+esac
+: "${user:=root}"
+name=${preset:-${compositor[0]##*/}}
+id -u "$user" >/dev/null 2>&1 || { say "no user $user"; exit 2; }
+
+cleanup() {
+	[ -n "$pid" ] && kill -9 -- "-$pid" 2>/dev/null
+	if [ -n "$seatd_pid" ]; then
+		kill "$seatd_pid" 2>/dev/null
+		wait "$seatd_pid" 2>/dev/null
+	fi
+	chown root "/dev/dri/$card"
+	if [ $keep -eq 1 ]; then
+		[ "$log" = "$run/compositor.log" ] && cp "$log" "$results/compositor.log"
+		cp "$run/seatd.log" "$tap" "$results/" 2>/dev/null
+		# What a client running as another user wrote to its results.
+		[ -d "$run/results" ] && cp -r "$run/results/." "$results/"
+	fi
+	rm -rf "$run"
+}
+trap cleanup EXIT
+
+export XDG_RUNTIME_DIR=$run/xdg
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+client_results=$results
+if [ "$user" != root ]; then
+	mkdir -p "$run/home/.cache"
+	chown -R "$user" "$XDG_RUNTIME_DIR" "$run/home" "/dev/dri/$card"
+	if [ $keep -eq 1 ]; then
+		mkdir "$run/results"
+		chown "$user" "$run/results"
+		client_results=$run/results
+	fi
+fi
+
+for i in "${!compositor[@]}"; do
+	compositor[i]=${compositor[i]//@CARD@/$card}
+	compositor[i]=${compositor[i]//@DEVICE@//dev/dri/$card}
+	compositor[i]=${compositor[i]//@RESULTS@/$client_results}
+done
+
+# The session's environment, for compositor and client alike.
+session_env=(XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" LIBSEAT_BACKEND=seatd FLIPFENCE_CARD="/dev/dri/$card"
+	WLR_DRM_DEVICES="/dev/dri/$card" WLR_LIBINPUT_NO_DEVICES=1 FLIPFENCE_RESULTS="$client_results")
+[ "$user" = root ] || session_env+=(HOME="$run/home" XDG_CACHE_HOME="$run/home/.cache")
+session_env+=("${extra_env[@]}")
+
+as_user=(env -u WAYLAND_DISPLAY -u DISPLAY "${session_env[@]}")
+[ "$user" = root ] ||
+	as_user=(setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups "${as_user[@]}")
+
+result() {
+	if [ "$1" -eq 0 ]; then echo "ok - $name/$2"; else echo "not ok - $name/$2: $3"; fi >>"$tap"
 }
 
-# Ready: a client can connect and sees an output.
+# libseat 0.7's noop backend enables the seat only from a dispatch that
+# nothing triggers (its fd never becomes readable), so wlroots 0.15 times
+# out waiting: a seatd for the session's user, with no VT to bind to.
+SEATD_VTBOUND=0 seatd -u "$user" -l info >"$run/seatd.log" 2>&1 &
+seatd_pid=$!
+for _ in $(seq 50); do
+	[ -S /run/seatd.sock ] && break
+	sleep 0.1
+done
+[ -S /run/seatd.sock ] || { say "seatd did not start:"; sed 's/^/#   /' "$run/seatd.log"; }
+
+# Ready: a Wayland socket exists and a client on it sees an output.
+# libwayland locks each display socket with NAME.lock beside it, which
+# tells it from other sockets there (sway's IPC socket, say).
+socket=""
 ready() {
 	local s
-	if [ -z "$WAYLAND_DISPLAY" ]; then
-		for s in "$XDG_RUNTIME_DIR"/wayland-[0-9]; do
-			[ -S "$s" ] && WAYLAND_DISPLAY=${s##*/}
-		done
-		[ -n "$WAYLAND_DISPLAY" ] || return 1
-	fi
-	as_client weston-info 2>/dev/null | grep -q "interface: 'wl_output'"
+	for s in "$XDG_RUNTIME_DIR"/*.lock; do
+		[ -S "${s%.lock}" ] && { socket=${s##*/}; socket=${socket%.lock}; break; }
+	done
+	[ -n "$socket" ] || return 1
+	"${as_user[@]}" WAYLAND_DISPLAY="$socket" timeout 10 wayland-info 2>/dev/null |
+		grep -q "interface: 'wl_output'"
 }
 
-# The client runs as the compositor's user, which owns the socket.
-as_client() {
-	if [ "$compositor" = sway ]; then
-		setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
-			WAYLAND_DISPLAY="$WAYLAND_DISPLAY" HOME="$run" "$@"
-	else
-		"$@"
-	fi
+# alive PID: it runs (a killed compositor not yet waited for is a zombie,
+# which kill -0 still finds).
+alive() {
+	local state
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ "${state%% *}" != Z ]
 }
 
 started=$(date +%s.%N)
-"start_$compositor"
+# Its own process group, so that what it starts dies with it; env,
+# setpriv and setsid exec each other, so $! is the compositor.
+"${as_user[@]}" setsid "${compositor[@]}" >"$log" 2>&1 &
+pid=$!
 up=0
-for _ in $(seq 300); do
-	kill -0 "$pid" 2>/dev/null || break
+for _ in $(seq $((wait_s * 10))); do
+	alive "$pid" || break
 	ready && { up=1; break; }
 	sleep 0.1
 done
 if [ $up -eq 0 ]; then
-	say "$compositor did not come up on $driver ($card) in 30 s; its log ends:"
+	how="in $wait_s s"
+	alive "$pid" || { wait "$pid"; how="(it exited with status $?)"; }
+	say "$name did not come up on $driver ($card) $how; its log ends:"
 	tail -15 "$log" | sed 's/^/#   /'
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	result 1 comes-up "did not come up on $driver ($card) $how"
 	exit 125
 fi
 [ -n "${FLIPFENCE_SESSION_STATE:-}" ] && cat "/sys/kernel/debug/dri/$minor/state" >"$FLIPFENCE_SESSION_STATE"
-say "$compositor ready on $driver ($card, $WAYLAND_DISPLAY) after $(echo "$(date +%s.%N) - $started" | bc) s"
+[ $keep -eq 1 ] && cat "/sys/kernel/debug/dri/$minor/state" >"$results/drm-state.txt"
+say "$name ready on $driver ($card, $socket) after $(echo "$(date +%s.%N) - $started" | bc) s"
+result 0 comes-up
 
-as_client "$@"
+# A kiosk that runs its client itself (-x): its exit is the session's end.
+if [ $own_client -eq 1 ]; then
+	wait "$pid"
+	rc=$?
+	pid=""
+	say "$name exited $rc"
+	result $rc client "${compositor[*]} exited with status $rc"
+	exit $rc
+fi
+
+client=()
+for a in "$@"; do
+	a=${a//@CARD@/$card}
+	a=${a//@DEVICE@//dev/dri/$card}
+	client+=("${a//@RESULTS@/$client_results}")
+done
+"${as_user[@]}" WAYLAND_DISPLAY="$socket" "${client[@]}"
 rc=$?
+result $rc client "${client[*]} exited with status $rc"
 
-kill -TERM "$pid"
+if ! alive "$pid"; then
+	wait "$pid"
+	crc=$?
+	say "$name exited $crc before it was stopped"
+	result 1 stops-cleanly "it exited with status $crc before the client ended"
+	exit $rc
+fi
+if [ "$stop" = term ]; then
+	how="SIGTERM"
+	kill -TERM "$pid"
+else
+	how="SIGTERM to its children"
+	pkill -TERM -P "$pid"
+fi
 for _ in $(seq 100); do
-	kill -0 "$pid" 2>/dev/null || break
+	alive "$pid" || break
 	sleep 0.1
 done
-if kill -0 "$pid" 2>/dev/null; then
-	say "$compositor still running 10 s after SIGTERM: killed"
-	kill -9 "$pid"
-	wait "$pid" 2>/dev/null
+if alive "$pid"; then
+	say "$name still running 10 s after $how: killed"
+	result 1 stops-cleanly "still running 10 s after $how"
 	exit 124
 fi
 wait "$pid"
 crc=$?
-say "$compositor exited $crc after SIGTERM"
+pid_done=$pid
+pid=""
+kill -9 -- "-$pid_done" 2>/dev/null	# what it started and left behind
+say "$name exited $crc after $how"
+result $crc stops-cleanly "it exited with status $crc after $how"
 exit $rc
