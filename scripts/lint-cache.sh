@@ -36,7 +36,7 @@ lint_key() {
 # this key, one a line, and succeeds; fails (printing nothing) if there is
 # none or FLIPFENCE_LINT_FULL is set.
 lint_replay() {
-	local f=$LINT_GREEN_DIR/$1-$2
+	local f=$LINT_GREEN_DIR/$1.$2
 	[ -z "${FLIPFENCE_LINT_FULL:-}" ] && [ -s "$f" ] || return 1
 	touch "$f"
 	echo "# $1: inputs unchanged since its $(sed -n 's/^# //p' "$f"): its results again (FLIPFENCE_LINT_FULL=1 runs the tools)" >&2
@@ -54,7 +54,7 @@ lint_record() {
 		echo "# green run of $(date -u '+%Y-%m-%d %H:%M UTC')"
 		printf '%s\n' "$@"
 	} >"$tmp"
-	mv "$tmp" "$LINT_GREEN_DIR/$lint-$key"
+	mv "$tmp" "$LINT_GREEN_DIR/$lint.$key"
 	# shellcheck disable=SC2012
-	ls -t "$LINT_GREEN_DIR/$lint"-* | tail -n +21 | xargs -r rm -f
+	ls -t "$LINT_GREEN_DIR/$lint".* | tail -n +21 | xargs -r rm -f
 }
