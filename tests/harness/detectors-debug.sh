@@ -2,10 +2,9 @@
 # Each detector of the debug kernel fails a run: a KASAN report, a lockdep
 # report and a kmemleak leak, each caused on purpose by ffwarn in one guest.
 # The leak is made by a test under tests/runner, between two quiet ones,
-# and scripts/kmemleak-by-test (what guest-init runs after every job) must
-# name that test and no other. KASAN goes last: its report taints the
-# kernel, which turns lockdep off (and the final kmemleak scan found no
-# leak after it), so the leak is scanned for at once.
+# and the scan guest-init runs after every job (scripts/kmemleak-by-test)
+# must name that test and no other. KASAN goes last: its report taints the
+# kernel, which turns lockdep off.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p build/tmp
@@ -21,7 +20,6 @@ EOF
 # shellcheck disable=SC2016
 out=$(scripts/vm -k debug -m none -l "$log" -- bash -c '
 	tests/runner -k debug -f "$1" || exit 1
-	scripts/kmemleak-by-test
 	for m in lockdep kasan; do
 		modprobe -d "$FLIPFENCE_MODROOT" ffwarn mode=$m &&
 			modprobe -r -d "$FLIPFENCE_MODROOT" ffwarn || exit 1
