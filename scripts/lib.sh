@@ -53,12 +53,15 @@ jobs_for_make() {
 }
 
 # The config fragments of a flavour, in the order they apply (later ones
-# override earlier ones).
+# override earlier ones): base, the series' own if it has one (6.1 has
+# none), then the flavour's.
 flavour_fragments() {
-	local k=$FLIPFENCE_TOP/scripts/kconfig
+	local k=$FLIPFENCE_TOP/scripts/kconfig base
+	base=$k/base.config
+	[ -e "$k/$FLIPFENCE_KERNEL_SERIES.config" ] && base+=" $k/$FLIPFENCE_KERNEL_SERIES.config"
 	case $1 in
-	bench) echo "$k/base.config $k/lean.config $k/bench.config" ;;
-	*) echo "$k/base.config $k/$1.config" ;;
+	bench) echo "$base $k/lean.config $k/bench.config" ;;
+	*) echo "$base $k/$1.config" ;;
 	esac
 }
 
