@@ -17,7 +17,7 @@ for cmd in apt-get dpkg make flock qemu-system-x86_64 cc gcc clang-tidy cppcheck
 	chmod +x "$sandbox/stubs/$cmd"
 done
 
-for script in setup build-kernel build vm test bench bench-report demo compositor profile \
+for script in setup build-kernel build vm test bench bench-report demo compositor ci-job tap-junit profile \
 	lint lint-userspace; do
 	for opt in -h --help; do
 		name=$script$opt
