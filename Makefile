@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # flipfence: every target delegates to scripts/, which install and build
 # whatever is missing first. See README.md.
 

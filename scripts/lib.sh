@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: MIT
 # Shared settings for the scripts in this directory; sourced, never run.
 
 FLIPFENCE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -123,7 +124,7 @@ set_kernel_series "${FLIPFENCE_KERNEL_SERIES:-6.1}"
 script_help() {
 	local self=$1
 	grep -q '^# usage:' "$self" || echo "usage: scripts/$(basename "$self")"
-	awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$self"
+	awk 'NR == 1 || /SPDX-License-Identifier/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$self"
 }
 case ${1:-} in
 -h | --help)

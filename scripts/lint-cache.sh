@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: MIT
 # Lint by content, for scripts/lint and scripts/lint-userspace (sourced).
 #
 # A lint whose inputs are byte for byte those of its last green run would

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Each detector of the debug kernel fails a run: a KASAN report, a lockdep
 # report and a kmemleak leak, each caused on purpose by ffwarn in one guest.
 # The leak is made by a test under tests/runner, between two quiet ones,

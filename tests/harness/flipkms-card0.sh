@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The DRM device the guest exposes as card0 is flipkms.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A guest that dies costs one test, not the run: scripts/test keeps the
 # results printed before, fails by name the test the guest died in and
 # lists every test it did not reach as not run. A test that outlives its

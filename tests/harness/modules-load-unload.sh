@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # syncfw and flipkms are loaded by the guest, unload cleanly and load again.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The guest runner fails the one test during which the kernel splatted and
 # passes the others.
 . "$(dirname "$0")/lib.sh"

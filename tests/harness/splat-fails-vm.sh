@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A kernel WARN anywhere in the guest makes scripts/vm fail and show it,
 # even when the command itself succeeds. Only a splat while the kernel
 # boots, before init, is worth a second boot; a second one fails too.

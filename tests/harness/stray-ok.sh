@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/runner counts an "ok" or "skip" line only if the test printed it as
 # its own result (tests/lib.sh, tests/lib/result.h): an "ok - " line that a
 # tool prints on the way is a comment, never a pass, and does not count

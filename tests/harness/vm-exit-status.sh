@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # scripts/vm exits with the guest command's status and prints its output.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A guest that does not finish is killed at the timeout with a clear message.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A C test's watchdog (tests/lib/check.c) fires before tests/runner's
 # timeout, whatever its own setting: the runner exports its deadline
 # ($FLIPFENCE_DEADLINE) and watchdog() cuts its time to end 5 s before it,

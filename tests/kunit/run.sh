@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Load a KUnit test module in the guest and report each of its cases as a
 # result line. usage: tests/kunit/run.sh MODULE SUITE
 #
