@@ -18,18 +18,6 @@
 
 #define N	200
 
-static int failures;
-
-static void check(const char *name, long want, long got)
-{
-	if (want == got) {
-		result_ok(name);
-	} else {
-		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
-		failures++;
-	}
-}
-
 static long count(const char *s, const char *what)
 {
 	long n = 0;
@@ -64,15 +52,15 @@ int main(void)
 		printf("not ok - strips-written: rp_svg_strips failed\n");
 		return 1;
 	}
-	check("strips", 3, count(svg, "class=\"strip\""));
-	check("dots", 3 * N - 1, count(svg, "class=\"value\""));
-	check("beyond-the-axis", 1, count(svg, "class=\"beyond\""));
-	check("beyond-counted", 1, count(svg, "data-beyond=\"1\""));
-	check("beyond-labelled", 1, count(svg, "1 beyond the axis"));
-	check("p50-ticks", 3, count(svg, "class=\"p50\""));
-	check("p99-ticks", 3, count(svg, "class=\"p99\""));
-	check("zero-line", 1, count(svg, "class=\"zero\""));
-	check("delayed-p50-labelled", 1, count(svg, "delayed: p50 2000.5, p99 2001.0, max 2001.0 us"));
+	result_equal("strips", 3, count(svg, "class=\"strip\""));
+	result_equal("dots", 3 * N - 1, count(svg, "class=\"value\""));
+	result_equal("beyond-the-axis", 1, count(svg, "class=\"beyond\""));
+	result_equal("beyond-counted", 1, count(svg, "data-beyond=\"1\""));
+	result_equal("beyond-labelled", 1, count(svg, "1 beyond the axis"));
+	result_equal("p50-ticks", 3, count(svg, "class=\"p50\""));
+	result_equal("p99-ticks", 3, count(svg, "class=\"p99\""));
+	result_equal("zero-line", 1, count(svg, "class=\"zero\""));
+	result_equal("delayed-p50-labelled", 1, count(svg, "delayed: p50 2000.5, p99 2001.0, max 2001.0 us"));
 	free(svg);
-	return failures ? 1 : 0;
+	return result_failures ? 1 : 0;
 }

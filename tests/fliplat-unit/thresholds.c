@@ -15,18 +15,6 @@
 
 #define NFLIPS	50
 
-static int failures;
-
-static void check(const char *name, long want, long got)
-{
-	if (want == got) {
-		result_ok(name);
-	} else {
-		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
-		failures++;
-	}
-}
-
 static struct fl_crtc crtc = { .crtc_id = 40, .period_ns = 16666667 };
 static struct fl_flip flips[NFLIPS];
 static struct fl_run run = {
@@ -66,54 +54,54 @@ int main(void)
 	struct rp_checks c;
 
 	make_run();
-	check("no-thresholds-none-broken", 0, broken(FL_NO_LIMITS));
+	result_equal("no-thresholds-none-broken", 0, broken(FL_NO_LIMITS));
 
 	l = FL_NO_LIMITS;
 	l.max_missed = 3;
-	check("max-missed-3-fails-4-missed", 1, broken(l));
+	result_equal("max-missed-3-fails-4-missed", 1, broken(l));
 	l.max_missed = 4;
-	check("max-missed-4-passes-4-missed", 0, broken(l));
+	result_equal("max-missed-4-passes-4-missed", 0, broken(l));
 
 	l = FL_NO_LIMITS;
 	l.max_early = 0;
-	check("max-early-0-fails-1-early", 1, broken(l));
+	result_equal("max-early-0-fails-1-early", 1, broken(l));
 	l.max_early = 1;
-	check("max-early-1-passes-1-early", 0, broken(l));
+	result_equal("max-early-1-passes-1-early", 0, broken(l));
 
 	/* Late frames are judged only in in-fence mode: unobserved breaks. */
 	l = FL_NO_LIMITS;
 	l.max_late = 100;
-	check("max-late-unobserved-fails", 1, broken(l));
+	result_equal("max-late-unobserved-fails", 1, broken(l));
 	run.mode = FL_MODE_INFENCE;
-	check("max-late-infence-passes", 0, broken(l));
+	result_equal("max-late-infence-passes", 0, broken(l));
 	run.mode = FL_MODE_ATOMIC;
 
 	/* p99 of 1010..1049 (40 samples, nearest rank): the 40th, 1049. */
 	l = FL_NO_LIMITS;
-	check("p99-parses", 0, rp_parse_p99_limit("fliplat", "signal-submit=1048.5", fl_metrics,
+	result_equal("p99-parses", 0, rp_parse_p99_limit("fliplat", "signal-submit=1048.5", fl_metrics,
 						   FL_NMETRICS, &l.p99));
-	check("p99-1048.5-fails-1049", 1, broken(l));
+	result_equal("p99-1048.5-fails-1049", 1, broken(l));
 	l.p99.l[0].us = 1049;
-	check("p99-1049-passes-1049", 0, broken(l));
+	result_equal("p99-1049-passes-1049", 0, broken(l));
 	/* wake-signal is 50 us everywhere: a second limit, kept. */
 	rp_parse_p99_limit("fliplat", "wake-signal=50", fl_metrics, FL_NMETRICS, &l.p99);
 	l.max_missed = 0;
-	check("missed-broken-p99s-kept", 1, broken(l));
+	result_equal("missed-broken-p99s-kept", 1, broken(l));
 
 	/* What the checks say: which option, the value and the limit. */
 	run.limits = l;
 	fl_run_checks(&run, &c);
-	check("check-count", 3, (long)c.n);
-	check("first-is-max-missed", 0, strcmp(c.c[0].option, "--max-missed") != 0);
-	check("max-missed-value-4", 4, (long)c.c[0].value);
+	result_equal("check-count", 3, (long)c.n);
+	result_equal("first-is-max-missed", 0, strcmp(c.c[0].option, "--max-missed") != 0);
+	result_equal("max-missed-value-4", 4, (long)c.c[0].value);
 
 	l = FL_NO_LIMITS;
-	check("p99-refuses-vblank-metric", -1,
+	result_equal("p99-refuses-vblank-metric", -1,
 	      rp_parse_p99_limit("fliplat", "missed-vblanks=1", fl_metrics, FL_NMETRICS, &l.p99));
-	check("p99-refuses-unknown-metric", -1,
+	result_equal("p99-refuses-unknown-metric", -1,
 	      rp_parse_p99_limit("fliplat", "nonsense=1", fl_metrics, FL_NMETRICS, &l.p99));
-	check("p99-refuses-no-number", -1,
+	result_equal("p99-refuses-no-number", -1,
 	      rp_parse_p99_limit("fliplat", "signal-submit=", fl_metrics, FL_NMETRICS, &l.p99));
-	check("p99-refused-adds-nothing", 0, (long)l.p99.n);
-	return failures ? 1 : 0;
+	result_equal("p99-refused-adds-nothing", 0, (long)l.p99.n);
+	return result_failures ? 1 : 0;
 }

@@ -25,25 +25,13 @@
 #define T0	1000000000LL
 #define PERIOD	16666667LL
 
-static int failures;
-
-static void check(const char *name, long want, long got)
-{
-	if (want == got) {
-		result_ok(name);
-	} else {
-		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
-		failures++;
-	}
-}
-
 static void check_has(const char *name, const char *text, const char *want)
 {
 	if (strstr(text, want)) {
 		result_ok(name);
 	} else {
 		printf("not ok - %s: no \"%s\" in the SVG\n", name, want);
-		failures++;
+		result_failures++;
 	}
 }
 
@@ -107,26 +95,26 @@ int main(int argc, char **argv)
 		}
 	}
 	second = strstr(svg, "data-window=\"worst\"");
-	check("two-windows", 2, count(svg, NULL, "class=\"frames\""));
-	check("second-window-around-worst", 1, second != NULL);
+	result_equal("two-windows", 2, count(svg, NULL, "class=\"frames\""));
+	result_equal("second-window-around-worst", 1, second != NULL);
 	if (!second)
 		second = svg + strlen(svg);
-	check("frame-rows", 32, count(svg, NULL, "class=\"frame\""));
-	check("first-window-rows", 16, count(svg, second, "class=\"frame\""));
-	check("late-outlines", 1, count(svg, NULL, "class=\"late\""));
+	result_equal("frame-rows", 32, count(svg, NULL, "class=\"frame\""));
+	result_equal("first-window-rows", 16, count(svg, second, "class=\"frame\""));
+	result_equal("late-outlines", 1, count(svg, NULL, "class=\"late\""));
 	check_has("late-is-flip-30", svg, "data-index=\"30\" data-missed=\"2\"");
-	check("first-window-vblanks", 17, count(svg, second, "class=\"vblank\""));
-	check("second-window-vblanks", 19, count(second, NULL, "class=\"vblank\""));
+	result_equal("first-window-vblanks", 17, count(svg, second, "class=\"vblank\""));
+	result_equal("second-window-vblanks", 19, count(second, NULL, "class=\"vblank\""));
 	check_has("first-window-title", svg, "Flips #2-#17, the first counted");
 	check_has("second-window-title", svg, "Flips #22-#37, around the worst");
 	check_has("worst-says-why", svg, "the worst: #30, missed 2 vblanks it could have made");
 	/* Stages: submit to latch, to signal, to wake in every row; no ready. */
-	check("latch-stages", 32, count(svg, NULL, "data-stage=\"latch\""));
-	check("wake-stages", 32, count(svg, NULL, "data-stage=\"wake\""));
-	check("no-ready-stage", 0, count(svg, NULL, "data-stage=\"ready\""));
+	result_equal("latch-stages", 32, count(svg, NULL, "data-stage=\"latch\""));
+	result_equal("wake-stages", 32, count(svg, NULL, "data-stage=\"wake\""));
+	result_equal("no-ready-stage", 0, count(svg, NULL, "data-stage=\"ready\""));
 	/* Histograms: signal-submit, event-submit, vblank-interval vary; the
 	 * constant ones are named in the header instead. */
-	check("histograms", 3, count(svg, NULL, "class=\"histogram\""));
+	result_equal("histograms", 3, count(svg, NULL, "class=\"histogram\""));
 	check_has("constants-named", svg, "wake-signal 150 us");
 	/* vblank-interval: 148 of 149 at one period, #30's (3 periods) above p99. */
 	worst_histo = strstr(svg, "data-metric=\"vblank-interval\"");
@@ -134,5 +122,5 @@ int main(int argc, char **argv)
 		  "data-below=\"0\" data-above=\"1\"");
 	check_has("outlier-labelled", svg, "1 above p99 (max 50000.0)");
 	free(svg);
-	return failures ? 1 : 0;
+	return result_failures ? 1 : 0;
 }

@@ -52,4 +52,19 @@ static inline void result_ok(const char *name)
 	result_line(line);
 }
 
+/* Failed results so far, for a test's exit status (see result_equal()). */
+static int result_failures __attribute__((unused));
+
+/* "ok - @name" if @got is @want, else "not ok - @name: expected W, got G". */
+static inline void result_equal(const char *name, long want, long got)
+{
+	if (want == got) {
+		result_ok(name);
+	} else {
+		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
+		fflush(stdout);
+		result_failures++;
+	}
+}
+
 #endif /* FLIPFENCE_TESTS_LIB_RESULT_H */

@@ -16,18 +16,6 @@
 #define NFRAMES	40
 #define PERIOD	16666667LL
 
-static int failures;
-
-static void check(const char *name, long want, long got)
-{
-	if (want == got) {
-		result_ok(name);
-	} else {
-		printf("not ok - %s: expected %ld, got %ld\n", name, want, got);
-		failures++;
-	}
-}
-
 static struct pl_frame frames[NFRAMES];
 static struct pl_run run = { .nframes = NFRAMES, .cap = NFRAMES, .frames = frames };
 
@@ -67,45 +55,45 @@ int main(void)
 	uint32_t flags;
 
 	make_run();
-	check("no-thresholds-none-broken", 0, broken(PL_NO_LIMITS));
+	result_equal("no-thresholds-none-broken", 0, broken(PL_NO_LIMITS));
 
 	l = PL_NO_LIMITS;
 	l.max_late = 8;
-	check("max-late-8-fails-9-late", 1, broken(l));
+	result_equal("max-late-8-fails-9-late", 1, broken(l));
 	l.max_late = 9;
-	check("max-late-9-passes-9-late", 0, broken(l));
+	result_equal("max-late-9-passes-9-late", 0, broken(l));
 
 	l = PL_NO_LIMITS;
 	l.max_discarded = 0;
-	check("max-discarded-0-fails-1-discarded", 1, broken(l));
+	result_equal("max-discarded-0-fails-1-discarded", 1, broken(l));
 	l.max_discarded = 1;
-	check("max-discarded-1-passes-1-discarded", 0, broken(l));
+	result_equal("max-discarded-1-passes-1-discarded", 0, broken(l));
 
 	l = PL_NO_LIMITS;
-	check("flags-parse", 0, pl_parse_flags("vsync,hw-clock,hw-completion", &flags));
-	check("flags-parsed", PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION, flags);
+	result_equal("flags-parse", 0, pl_parse_flags("vsync,hw-clock,hw-completion", &flags));
+	result_equal("flags-parsed", PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION, flags);
 	l.require_flags = flags;
-	check("require-hw-flags-fails-frame-10", 1, broken(l));
-	check("frames-without-hw-flags", 1, (long)pl_frames_without(&run, flags));
-	check("flags-parse-vsync", 0, pl_parse_flags("vsync", &l.require_flags));
-	check("require-vsync-passes", 0, broken(l));
-	check("flags-refuse-unknown", -1, pl_parse_flags("vsync,hw_clock", &flags));
-	check("flags-refuse-empty", -1, pl_parse_flags("vsync,", &flags));
+	result_equal("require-hw-flags-fails-frame-10", 1, broken(l));
+	result_equal("frames-without-hw-flags", 1, (long)pl_frames_without(&run, flags));
+	result_equal("flags-parse-vsync", 0, pl_parse_flags("vsync", &l.require_flags));
+	result_equal("require-vsync-passes", 0, broken(l));
+	result_equal("flags-refuse-unknown", -1, pl_parse_flags("vsync,hw_clock", &flags));
+	result_equal("flags-refuse-empty", -1, pl_parse_flags("vsync,", &flags));
 
 	/* p99 of present-commit: 25 on time then the 9 late, the 34th of 34. */
 	l = PL_NO_LIMITS;
-	check("p99-parses", 0, rp_parse_p99_limit("presentlat", "present-commit=32000",
+	result_equal("p99-parses", 0, rp_parse_p99_limit("presentlat", "present-commit=32000",
 						   pl_metrics, PL_NMETRICS, &l.p99));
-	check("p99-32000-fails-32333", 1, broken(l));
+	result_equal("p99-32000-fails-32333", 1, broken(l));
 	l.p99.l[0].us = 32334;
-	check("p99-32334-passes-32333", 0, broken(l));
-	check("p99-refuses-msc-step", -1, rp_parse_p99_limit("presentlat", "msc-step=1",
+	result_equal("p99-32334-passes-32333", 0, broken(l));
+	result_equal("p99-refuses-msc-step", -1, rp_parse_p99_limit("presentlat", "msc-step=1",
 							     pl_metrics, PL_NMETRICS, &l.p99));
 
 	/* All four at once: late and discarded broken, vsync and p99 kept. */
 	l.max_late = 0;
 	l.max_discarded = 0;
 	l.require_flags = PL_VSYNC;
-	check("two-of-four-broken", 2, broken(l));
-	return failures ? 1 : 0;
+	result_equal("two-of-four-broken", 2, broken(l));
+	return result_failures ? 1 : 0;
 }
