@@ -45,6 +45,27 @@ int sw_sync_timeline_inc(int fd, unsigned int count)
 	return 0;
 }
 
+int sw_sync_fence_deadline(int timeline, int fence, uint64_t *deadline_ns)
+{
+	struct sw_sync_get_deadline data;
+
+	memset(&data, 0, sizeof(data));
+	data.fence_fd = fence;
+	if (ioctl(timeline, SW_SYNC_GET_DEADLINE, &data) < 0) {
+		/*
+		 * ENOTTY from a timeline (an INC of 0 changes nothing) is a
+		 * kernel without the ioctl; from anything else, EINVAL.
+		 */
+		if (errno == ENOTTY && sw_sync_timeline_inc(timeline, 0) == 0)
+			errno = ENOTTY;
+		else if (errno == ENOTTY)
+			errno = EINVAL;
+		return -1;
+	}
+	*deadline_ns = data.deadline_ns;
+	return 0;
+}
+
 int sw_sync_fence_create(int fd, const char *name, unsigned int value)
 {
 	struct sw_sync_create_fence_data data;

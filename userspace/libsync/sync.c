@@ -96,6 +96,34 @@ int sync_wait(int fd, int timeout_ms)
 	return 0;
 }
 
+/* Linux 6.8's, for headers older than that. */
+#ifndef SYNC_IOC_SET_DEADLINE
+struct sync_set_deadline {
+	__u64	deadline_ns;
+	__u64	pad;
+};
+#define SYNC_IOC_SET_DEADLINE	_IOW(SYNC_IOC_MAGIC, 5, struct sync_set_deadline)
+#endif
+
+int sync_set_deadline(int fd, uint64_t deadline_ns)
+{
+	struct sync_set_deadline data;
+	int status;
+
+	memset(&data, 0, sizeof(data));
+	data.deadline_ns = deadline_ns;
+	if (ioctl(fd, SYNC_IOC_SET_DEADLINE, &data) == 0)
+		return 0;
+	if (errno != ENOTTY)
+		return -1;
+	/* A fence that does not know the ioctl: a kernel without deadlines. */
+	if (sync_status(fd, &status) == 0) {
+		errno = ENOTTY;
+		return -1;
+	}
+	return not_a_fence(fd);
+}
+
 int sync_merge(const char *name, int fd1, int fd2)
 {
 	struct sync_merge_data data;

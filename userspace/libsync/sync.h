@@ -21,6 +21,8 @@
  *		ENOENT for a second descriptor that is not a fence, both
  *		become EINVAL or EBADF here
  *	ETIME	sync_wait() timed out
+ *	ENOTTY	the deadline calls only: the kernel has no fence deadlines
+ *	ENOENT	sw_sync_fence_deadline() only: no deadline was set
  *	other	sync_wait(): the error a fence signalled with (ENOENT for a
  *		point whose timeline was destroyed, EIO, ...); any call: the
  *		errno of the failing system call (ENOMEM, EMFILE, EOVERFLOW)
@@ -28,6 +30,7 @@
 #ifndef FLIPFENCE_LIBSYNC_SYNC_H
 #define FLIPFENCE_LIBSYNC_SYNC_H
 
+#include <stdint.h>
 #include <linux/sync_file.h>
 
 #ifdef __cplusplus
@@ -135,6 +138,36 @@ int sw_sync_timeline_inc(int fd, unsigned int count);
  * EMFILE).
  */
 int sw_sync_fence_create(int fd, const char *name, unsigned int value);
+
+/**
+ * sync_set_deadline() - tell a fence's signaller when it is needed
+ * @fd:		sync_file fence
+ * @deadline_ns: CLOCK_MONOTONIC time, in ns, by which the waiter would
+ *		like the fence signalled; a hint, the earliest one counts
+ *
+ * SYNC_IOC_SET_DEADLINE, Linux 6.8 and later.
+ *
+ * Return: 0, or -1 with errno EBADF or EINVAL if @fd is not a fence, or
+ * ENOTTY if the kernel has no fence deadlines.
+ */
+int sync_set_deadline(int fd, uint64_t deadline_ns);
+
+/**
+ * sw_sync_fence_deadline() - the deadline set on a sw_sync fence
+ * @timeline:	the timeline the fence is on
+ * @fence:	the fence, from sw_sync_fence_create() on @timeline
+ * @deadline_ns: set to the earliest deadline anyone set on the fence
+ *		(CLOCK_MONOTONIC ns)
+ *
+ * SW_SYNC_GET_DEADLINE: on syncfw's sw_sync with a kernel that has fence
+ * deadlines (6.4 and later), and on mainline's from 6.8.
+ *
+ * Return: 0, or -1 with errno ENOENT if no deadline was set (or the fence
+ * has signalled), EINVAL if @fence is not a sw_sync fence of @timeline's
+ * driver, EBADF if either descriptor is not open, ENOTTY if the kernel
+ * cannot tell.
+ */
+int sw_sync_fence_deadline(int timeline, int fence, uint64_t *deadline_ns);
 
 #ifdef __cplusplus
 }
