@@ -12,7 +12,16 @@
  *   EBUSY; seed 7; the driver description holds a quote, a backslash and a
  *   newline, which the JSON must escape.
  *
- * usage: report-fixture DIR [FAILURE]
+ * usage: report-fixture [-d KIND] DIR [FAILURE]
+ *
+ * With -d, the run is an in-fence one (render 500 us: ready_ns = submit +
+ * 500 us) whose in-fences' deadlines are KIND:
+ *   deadlines    flip i's deadline is ready + (i - 14) ms, except flips
+ *                20 and 31, which had none: 38 counted flips with one, 2
+ *                without, slack -4..35 ms (4 negative, p50 15 ms);
+ *   none         no flip had one (a kernel that has deadlines, a driver
+ *                that sets none);
+ *   unsupported  the kernel has no fence deadlines (ENOTTY).
  *
  * With FAILURE, the run is one that stopped for that reason. Its
  * provenance is this command line, 2026-01-02T03:04:05Z and kernel release
@@ -60,13 +69,24 @@ int main(int argc, char **argv)
 		.seed = 7, .started_ns = 1000000000, .finished_ns = 2000000000,
 		.ncrtcs = 2, .crtcs = crtcs, .nflips = NFLIPS, .flips = flips,
 	};
-	int i;
+	const char *deadlines = NULL;
+	int i, arg = 1;
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: %s DIR [FAILURE]\n", argv[0]);
+	if (argc > 2 && !strcmp(argv[1], "-d")) {
+		deadlines = argv[2];
+		arg = 3;
+	}
+	if (argc - arg != 1 && argc - arg != 2) {
+		fprintf(stderr, "usage: %s [-d deadlines|none|unsupported] DIR [FAILURE]\n",
+			argv[0]);
 		return 2;
 	}
-	run.failure = argc == 3 ? argv[2] : NULL;
+	run.failure = argc - arg == 2 ? argv[arg + 1] : NULL;
+	if (deadlines) {
+		run.mode = FL_MODE_INFENCE;
+		run.render_ns = 500000;
+		run.deadlines_unsupported = !strcmp(deadlines, "unsupported");
+	}
 	/* Provenance a test can know: this command line, 2026-01-02 03:04:05 UTC. */
 	rp_provenance_init(&run.prov, argc, argv);
 	run.prov.started = 1767323045;
@@ -89,9 +109,14 @@ int main(int argc, char **argv)
 			.missed = i % 10 == 9, .seq_known = true, .early = i == 33,
 			.retries = i == 3 || i == 12,
 		};
+		if (!deadlines)
+			continue;
+		flips[i].ready_ns = submit + 500000;
+		if (!strcmp(deadlines, "deadlines") && i != 20 && i != 31)
+			flips[i].deadline_ns = flips[i].ready_ns + 1000000LL * (i - 14);
 	}
-	return write(argv[1], "table.txt", fl_report_table, &run) ||
-	       write(argv[1], "run.csv", fl_report_csv, &run) ||
-	       write(argv[1], "run.json", fl_report_json, &run) ||
-	       write(argv[1], "run.svg", fl_report_svg, &run);
+	return write(argv[arg], "table.txt", fl_report_table, &run) ||
+	       write(argv[arg], "run.csv", fl_report_csv, &run) ||
+	       write(argv[arg], "run.json", fl_report_json, &run) ||
+	       write(argv[arg], "run.svg", fl_report_svg, &run);
 }

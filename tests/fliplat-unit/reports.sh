@@ -48,6 +48,8 @@ check_eq json-no-nan 0 "$(grep -ciE 'nan|inf' "$json")"
 check_eq json-status complete "$(q .status)"
 check_eq json-failure null "$(q '.failure | tojson')"
 check_eq json-seed 7 "$(q .config.seed)"
+# Deadlines are an in-fence mode thing (tests/fliplat-unit/deadlines.sh).
+check_eq json-deadlines-null-outside-infence null "$(q '.deadlines | tojson')"
 # Counted flips 19, 29, 39, 49 missed one vblank each; 33 early; 2 retries
 # (one of a warm-up flip: it moved a submit time all the same).
 check_eq json-counts "0 0 4 4 1 0 2 0 0" "$(q '.counts | [.incomplete_flips, .fence_errors, .missed_flips, .missed_vblanks, .early_flips, .late_frames, .ebusy_retries, .unready_flips, .bad_vblank_intervals] | map(tostring) | join(" ")')"
@@ -71,7 +73,7 @@ check_eq json-failed-status "failed/a flip took too long" "$(jq -r '.status + "/
 csv=$dir/run.csv
 check_eq csv-rows 51 "$(wc -l <"$csv")"
 header_cols=$(head -1 "$csv" | awk -F, '{ print NF }')
-check_eq csv-columns 23 "$header_cols"
+check_eq csv-columns 25 "$header_cols"
 check_eq csv-every-row-full 0 "$(awk -F, -v n="$header_cols" 'NF != n' "$csv" | wc -l)"
 # Column NAME of the row of flip INDEX, found by the header, not by position.
 col() {	# NAME INDEX

@@ -43,6 +43,7 @@ struct lane {
 	int32_t out_fence;	/* written by the kernel through OUT_FENCE_PTR */
 	int fence;		/* the out-fence we wait for, -1 if none */
 	int timeline, timer;	/* in-fence mode: the renderer */
+	int in_fence;		/* ... and its frame's fence, until it signals */
 	bool rendering;
 	struct fl_fence_waiter waiter;	/* atomic modes: polls the out-fence */
 	/*
@@ -209,10 +210,13 @@ static int submit(struct loop *l, struct lane *lane)
 	}
 	lane->seq_known = known && !ret && current_vblank(l, lane, &lane->seq_after);
 	lane->submit_seq_after = lane->seq_after;
-	if (in_fence >= 0)
-		close(in_fence);
-	if (ret)
+	if (ret) {
+		if (in_fence >= 0)
+			close(in_fence);
 		return ret;
+	}
+	/* Kept until the renderer signals it, to read its deadline then. */
+	lane->in_fence = in_fence;
 	if (l->o->mode == FL_MODE_INFENCE && arm_renderer(l, lane, f->submit_ns))
 		return -errno;
 	lane->fence = l->o->mode == FL_MODE_LEGACY ? -1 : lane->out_fence;
@@ -223,6 +227,37 @@ static int submit(struct loop *l, struct lane *lane)
 	lane->got_signal = lane->fence < 0;
 	lane->submitted++;
 	return 0;
+}
+
+/*
+ * The deadline the commit set on the frame's in-fence, read as late as
+ * possible before it signals: the commit worker sets it when it starts
+ * waiting, which may be long after the commit ioctl returned.
+ */
+static void read_deadline(struct loop *l, struct lane *lane, struct fl_flip *f)
+{
+	uint64_t deadline;
+
+	if (lane->in_fence < 0 || l->run->deadlines_unsupported)
+		return;
+	if (!sw_sync_fence_deadline(lane->timeline, lane->in_fence, &deadline)) {
+		f->deadline_ns = deadline ? (int64_t)deadline : 0;
+	} else if (errno == ENOTTY) {
+		/* A kernel without fence deadlines (before 6.4): not a failure. */
+		l->run->deadlines_unsupported = true;
+		fputs("fliplat: deadlines: not supported by this kernel\n", stderr);
+	} else if (errno != ENOENT) {
+		fprintf(stderr, "fliplat: reading an in-fence's deadline: %s\n", strerror(errno));
+		l->failed = "SW_SYNC_GET_DEADLINE failed on an unsignalled in-fence";
+	}
+}
+
+/* The renderer is done with the frame's in-fence once it has signalled. */
+static void drop_in_fence(struct lane *lane)
+{
+	if (lane->in_fence >= 0)
+		close(lane->in_fence);
+	lane->in_fence = -1;
 }
 
 /* The renderer finished a frame: its in-fence signals now. */
@@ -241,17 +276,22 @@ static void rendered(struct loop *l, struct lane *lane)
 	 * the timeline stays in step with the frames, and judge nothing.
 	 */
 	if (f->unready) {
+		read_deadline(l, lane, f);
 		f->ready_ns = now_ns();
 		if (sw_sync_timeline_inc(lane->timeline, 1))
 			l->failed = "the renderer could not signal its sw_sync fence";
+		drop_in_fence(lane);
 		return;
 	}
 	known = lane->seq_known && current_vblank(l, lane, &lane->seq_before);
+	read_deadline(l, lane, f);
 	f->ready_ns = now_ns();
 	if (sw_sync_timeline_inc(lane->timeline, 1)) {
 		l->failed = "the renderer could not signal its sw_sync fence";
+		drop_in_fence(lane);
 		return;
 	}
+	drop_in_fence(lane);
 	lane->seq_known = known && current_vblank(l, lane, &lane->seq_after);
 	/* The vblank after submit had passed before the frame was ready. */
 	f->late = lane->seq_known && lane->seq_before > lane->submit_seq_after;
@@ -422,7 +462,7 @@ static int setup_lanes(struct loop *l)
 
 		*lane = (struct lane){
 			.out = &l->dev->outputs[i], .index = i, .fence = -1,
-			.timeline = -1, .timer = -1,
+			.timeline = -1, .timer = -1, .in_fence = -1,
 		};
 		l->nlanes = i + 1;
 		if (l->o->mode == FL_MODE_LEGACY)
@@ -463,6 +503,7 @@ static void teardown_lanes(struct loop *l)
 			close(lane->fence);
 		if (lane->timer >= 0)
 			close(lane->timer);
+		drop_in_fence(lane);
 		/* Closing the timeline signals (with an error) what it still holds. */
 		if (lane->timeline >= 0)
 			close(lane->timeline);

@@ -28,6 +28,13 @@ struct fl_flip {
 	bool warmup;		/* left out of the statistics */
 	int64_t submit_ns;	/* just before the commit / page-flip ioctl */
 	int64_t ready_ns;	/* in-fence mode: when the renderer signalled */
+	/*
+	 * In-fence mode: the deadline the commit set on the in-fence (the
+	 * start of the vblank it must make, Linux 6.4+), read just before the
+	 * renderer signalled it; 0 if none was set by then, or the kernel
+	 * cannot tell (fl_run.deadlines_unsupported).
+	 */
+	int64_t deadline_ns;
 	int64_t event_ns;	/* flip event timestamp (µs precision) */
 	int64_t event_read_ns;	/* poll() on the DRM fd returned with the event */
 	int64_t signal_ns;	/* out-fence SYNC_IOC_FILE_INFO timestamp_ns */
@@ -104,6 +111,8 @@ struct fl_run {
 	double duration_s;	/* --duration, 0 if not given */
 	unsigned int seed;	/* --seed, of the renderer's jitter */
 	int64_t started_ns, finished_ns;
+	/* In-fence mode: SW_SYNC_GET_DEADLINE said ENOTTY (no fence deadlines). */
+	bool deadlines_unsupported;
 	/* NULL for a complete run, else why it stopped (the flips so far stay). */
 	const char *failure;
 	size_t ncrtcs;
@@ -152,6 +161,23 @@ struct fl_counts {
 };
 
 void fl_run_counts(const struct fl_run *run, struct fl_counts *out);
+
+/*
+ * In-fence mode: the in-fences' deadlines, over the counted flips whose
+ * renderer signalled. Slack is the deadline minus ready_ns: positive, the
+ * frame was ready that long before its deadline; negative, late.
+ */
+struct fl_deadlines {
+	bool supported;		/* in-fence mode on a kernel with deadlines */
+	size_t with;		/* flips whose in-fence had a deadline */
+	size_t without;		/* read, and none set (ENOENT) */
+	size_t past;		/* slack < 0: signalled after the deadline */
+	struct rp_stats slack;	/* µs, over the flips @with a deadline */
+};
+
+/* The slack of flip @f in ns; false if it has no deadline. */
+bool fl_flip_slack(const struct fl_flip *f, int64_t *slack_ns);
+void fl_run_deadlines(const struct fl_run *run, struct fl_deadlines *out);
 
 const char *fl_metric_name(enum fl_metric m);	/* e.g. "signal-submit" */
 /* Metric @m of one flip (µs or vblanks); false if the flip did not observe it. */

@@ -41,6 +41,9 @@ COLUMN(late, p->ready_ns && (p->seq_known || p->unready), p->late)
 COLUMN(retries, true, p->retries)
 COLUMN(fence_error, p->signal_ns, p->fence_error)
 COLUMN(unready, p->ready_ns, p->unready)
+/* In-fence mode: empty where the in-fence had no deadline (or none could be read). */
+COLUMN(deadline_ns, p->deadline_ns, p->deadline_ns)
+COLUMN(deadline_slack_ns, p->deadline_ns && p->ready_ns, p->deadline_ns - p->ready_ns)
 
 static const struct rp_csv_column columns[] = {
 	RP_CSV_COLUMN(index), RP_CSV_COLUMN(crtc), RP_CSV_COLUMN(crtc_id),
@@ -53,6 +56,7 @@ static const struct rp_csv_column columns[] = {
 	RP_CSV_COLUMN(fence_error), RP_CSV_COLUMN(unready),
 	/* Added after the rest (schema 2 readers find columns by name). */
 	RP_CSV_COLUMN(signal_minus_event_ns), RP_CSV_COLUMN(wake_minus_event_read_ns),
+	RP_CSV_COLUMN(deadline_ns), RP_CSV_COLUMN(deadline_slack_ns),
 };
 
 int fl_report_csv(FILE *f, const struct fl_run *run)

@@ -25,6 +25,32 @@ static void counts(struct rp_json *j, const struct fl_run *run)
 	rp_json_close(j);
 }
 
+/* In-fence mode only (else null): the in-fences' deadlines and the slack. */
+static void deadlines(struct rp_json *j, const struct fl_run *run)
+{
+	struct fl_deadlines d;
+	bool n;
+
+	if (run->mode != FL_MODE_INFENCE) {
+		rp_json_string(j, "deadlines", NULL);
+		return;
+	}
+	fl_run_deadlines(run, &d);
+	n = d.slack.n > 0;
+	rp_json_object(j, "deadlines");
+	rp_json_bool(j, "supported", d.supported);
+	rp_json_int(j, "with_deadline", d.with);
+	rp_json_int(j, "without_deadline", d.without);
+	rp_json_int(j, "past_deadline", d.past);
+	rp_json_object(j, "slack_us");
+	rp_json_int(j, "n", d.slack.n);
+	rp_json_number(j, "min", d.slack.min, n);
+	rp_json_number(j, "p50", d.slack.p50, n);
+	rp_json_number(j, "max", d.slack.max, n);
+	rp_json_close(j);
+	rp_json_close(j);
+}
+
 static void crtc(struct rp_json *j, const struct fl_crtc *c, const struct rp_samples *s,
 		 int group)
 {
@@ -78,6 +104,7 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	rp_json_int(&j, "flips", run->nflips);
 	rp_json_int(&j, "flips_counted", counted);
 	counts(&j, run);
+	deadlines(&j, run);
 	rp_json_number(&j, "elapsed_s", (run->finished_ns - run->started_ns) / 1e9, true);
 	rp_json_array(&j, "crtcs");
 	for (i = 0; i < run->ncrtcs; i++)

@@ -27,6 +27,26 @@ static size_t counted_flips(const struct fl_run *run)
 	return n;
 }
 
+/* In-fence mode: one line on the in-fences' deadlines. */
+static void deadlines(FILE *f, const struct fl_run *run)
+{
+	struct fl_deadlines d;
+
+	if (run->mode != FL_MODE_INFENCE)
+		return;
+	fl_run_deadlines(run, &d);
+	if (!d.supported) {
+		fputs("  deadlines: not supported by this kernel\n", f);
+		return;
+	}
+	fprintf(f, "  deadlines: %zu flips with one, %zu without, %zu signalled after it (late)", d.with,
+		d.without, d.past);
+	if (d.slack.n)
+		fprintf(f, "; slack (deadline - ready) p50 %.1f us, min %.1f, max %.1f",
+			d.slack.p50, d.slack.min, d.slack.max);
+	fputc('\n', f);
+}
+
 int fl_report_table(FILE *f, const struct fl_run *run)
 {
 	struct rp_samples s;
@@ -68,6 +88,7 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 			"%zu shown before their in-fence signalled (the driver stopped waiting)",
 			c.late, c.unready);
 	fputc('\n', f);
+	deadlines(f, run);
 	if (c.bad_intervals)
 		fprintf(f, "  %zu vblank intervals <= 0 (two flips at one vblank, or the "
 			"event time going back: a driver bug)\n", c.bad_intervals);
