@@ -10,10 +10,12 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sync_file.h>
 #include <linux/uaccess.h>
 
 #include <syncfw/sync.h>
 
+#include "syncfw_compat.h"
 #include "syncfw_internal.h"
 
 /*
@@ -40,6 +42,13 @@
  * signalling every fence reached. An increment that would take the
  * timeline past U32_MAX fails with -EOVERFLOW and changes nothing: a
  * timeline never wraps into its past.
+ *
+ * SW_SYNC_GET_DEADLINE (kernels with fence deadlines, 6.4 and later; the
+ * ABI of mainline's, 6.8) takes a struct sw_sync_get_deadline:
+ *   fence_fd	a sw_sync fence, of any sw_sync timeline (mainline's rule)
+ *   deadline_ns returns the earliest deadline set on it, CLOCK_MONOTONIC
+ *		ns; -ENOENT if none was, -EINVAL if fence_fd is not a sw_sync
+ *		fence or deadline_ns or pad is not 0
  */
 struct sw_sync_create_fence_data {
 	__u32	value;
@@ -51,6 +60,15 @@ struct sw_sync_create_fence_data {
 #define SW_SYNC_IOC_CREATE_FENCE	_IOWR(SW_SYNC_IOC_MAGIC, 0, \
 					      struct sw_sync_create_fence_data)
 #define SW_SYNC_IOC_INC			_IOW(SW_SYNC_IOC_MAGIC, 1, __u32)
+
+struct sw_sync_get_deadline {
+	__u64	deadline_ns;
+	__u32	pad;
+	__s32	fence_fd;
+};
+
+#define SW_SYNC_GET_DEADLINE		_IOWR(SW_SYNC_IOC_MAGIC, 2, \
+					      struct sw_sync_get_deadline)
 
 /**
  * struct sw_sync_timeline - a timeline advanced from userspace
@@ -192,6 +210,38 @@ static long sw_sync_ioctl_inc(struct sw_sync_timeline *tl, u32 __user *arg)
 	return 0;
 }
 
+#if SYNCFW_HAVE_FENCE_DEADLINE
+static long sw_sync_ioctl_get_deadline(void __user *arg)
+{
+	struct sw_sync_get_deadline data;
+	struct dma_fence *fence;
+	struct syncfw_pt *pt;
+	s64 deadline;
+
+	if (copy_from_user(&data, arg, sizeof(data)))
+		return -EFAULT;
+	if (data.deadline_ns || data.pad)
+		return -EINVAL;
+
+	fence = sync_file_get_fence(data.fence_fd);
+	if (!fence)
+		return -EINVAL;
+	pt = sync_pt_of(fence);
+	deadline = pt && pt->parent->ops == &sw_sync_timeline_ops ?
+		   sync_pt_deadline(pt) : -EINVAL;
+	dma_fence_put(fence);
+	if (deadline < 0)
+		return deadline;
+	if (deadline == KTIME_MAX)
+		return -ENOENT;
+
+	data.deadline_ns = deadline;
+	if (copy_to_user(arg, &data, sizeof(data)))
+		return -EFAULT;
+	return 0;
+}
+#endif
+
 static long sw_sync_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -202,6 +252,10 @@ static long sw_sync_ioctl(struct file *file, unsigned int cmd,
 		return sw_sync_ioctl_create_fence(tl, (void __user *)arg);
 	case SW_SYNC_IOC_INC:
 		return sw_sync_ioctl_inc(tl, (u32 __user *)arg);
+#if SYNCFW_HAVE_FENCE_DEADLINE
+	case SW_SYNC_GET_DEADLINE:
+		return sw_sync_ioctl_get_deadline((void __user *)arg);
+#endif
 	default:
 		return -ENOTTY;
 	}

@@ -51,10 +51,13 @@ void sync_debug_remove(struct syncfw_timeline *obj)
 /*
  * Only reads what the fence has recorded, without its lock: the dump
  * never signals anything and never takes a timeline's lock. The error is
- * written before the signalled bit, the timestamp before its own bit.
+ * written before the signalled bit, the timestamp before its own bit; the
+ * deadline is one atomic64_t.
  */
-static void sync_print_status(struct seq_file *s, struct dma_fence *fence)
+static void sync_print_status(struct seq_file *s, struct syncfw_pt *pt)
 {
+	struct dma_fence *fence = &pt->base;
+	s64 deadline = sync_pt_deadline(pt);
 	int status = 0;
 
 	if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags)) {
@@ -73,6 +76,8 @@ static void sync_print_status(struct seq_file *s, struct dma_fence *fence)
 		smp_rmb(); /* the timestamp, written before its bit */
 		seq_printf(s, " @%lld", ktime_to_ns(fence->timestamp));
 	}
+	if (deadline != KTIME_MAX)
+		seq_printf(s, " deadline @%lld", deadline);
 	seq_putc(s, '\n');
 }
 
@@ -83,7 +88,7 @@ static void sync_print_pt(struct seq_file *s, const char *prefix,
 
 	sync_pt_value_str(pt, value, sizeof(value));
 	seq_printf(s, "%spt %s: ", prefix, value);
-	sync_print_status(s, &pt->base);
+	sync_print_status(s, pt);
 }
 
 /* Call with sync_timeline_list_lock held, which keeps @obj alive. */
@@ -120,7 +125,7 @@ static void sync_print_fences(struct seq_file *s, struct syncfw_timeline *obj)
 		if (!pt->name[0])
 			continue;
 		seq_printf(s, "%s: ", pt->name);
-		sync_print_status(s, &pt->base);
+		sync_print_status(s, pt);
 		sync_print_pt(s, prefix, pt);
 	}
 	spin_unlock(&obj->list_lock);

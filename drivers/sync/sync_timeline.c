@@ -416,6 +416,7 @@ struct syncfw_pt *sync_pt_create(struct syncfw_timeline *parent, int size,
 	INIT_LIST_HEAD(&pt->active_link);
 	RB_CLEAR_NODE(&pt->active_node);
 	INIT_LIST_HEAD(&pt->pt_link);
+	atomic64_set(&pt->deadline_ns, KTIME_MAX);
 	dma_fence_init(&pt->base, &sync_pt_fence_ops, &parent->lock,
 		       parent->ops->unordered ? dma_fence_context_alloc(1) :
 						parent->context,
@@ -517,6 +518,29 @@ static void sync_pt_timeline_value_str(struct dma_fence *fence, char *str,
 	sync_timeline_value_str(to_sync_pt(fence)->parent, str, size);
 }
 
+#if SYNCFW_HAVE_FENCE_DEADLINE
+/*
+ * A waiter needs the point signalled by @deadline: the atomic helpers the
+ * start of the vblank a commit must make, SYNC_IOC_SET_DEADLINE whatever
+ * userspace says. Only a hint, and no timeline of syncfw's can make its
+ * points signal sooner, so the earliest one is kept for whoever wants to
+ * see it: the dump, the trace and sw_sync's SW_SYNC_GET_DEADLINE.
+ */
+static void sync_pt_set_deadline(struct dma_fence *fence, ktime_t deadline)
+{
+	struct syncfw_pt *pt = to_sync_pt(fence);
+	unsigned long flags;
+	bool earliest;
+
+	spin_lock_irqsave(fence->lock, flags);
+	earliest = deadline < atomic64_read(&pt->deadline_ns);
+	if (earliest)
+		atomic64_set(&pt->deadline_ns, deadline);
+	spin_unlock_irqrestore(fence->lock, flags);
+	trace_syncfw_pt_deadline(pt, deadline, earliest);
+}
+#endif
+
 /*
  * No .signaled op: the timeline signals its points, under its lock and
  * with the timestamp it was given. A lockless dma_fence_is_signaled()
@@ -532,7 +556,15 @@ static const struct dma_fence_ops sync_pt_fence_ops = {
 	.release = sync_pt_release,
 	.fence_value_str = sync_pt_fence_value_str,
 	.timeline_value_str = sync_pt_timeline_value_str,
+#if SYNCFW_HAVE_FENCE_DEADLINE
+	.set_deadline = sync_pt_set_deadline,
+#endif
 };
+
+struct syncfw_pt *sync_pt_of(struct dma_fence *fence)
+{
+	return fence->ops == &sync_pt_fence_ops ? to_sync_pt(fence) : NULL;
+}
 
 /* The value strings every dump uses (seed 009), seqnos without the ops. */
 void sync_timeline_value_str(struct syncfw_timeline *obj, char *str, int size)

@@ -20,4 +20,14 @@
 #define syncfw_assign_str(field, src) __assign_str(field, src)
 #endif
 
+/*
+ * 6.4: a fence's waiters may tell its signaller when they need it
+ * (dma_fence_ops.set_deadline; the atomic helpers set the vblank a commit
+ * must make, and 6.8's SYNC_IOC_SET_DEADLINE lets userspace). Older
+ * kernels have no deadlines: syncfw keeps none and sw_sync has no
+ * SW_SYNC_GET_DEADLINE.
+ */
+#define SYNCFW_HAVE_FENCE_DEADLINE \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0))
+
 #endif /* _SYNCFW_COMPAT_H_ */

@@ -10,6 +10,7 @@
 #include <syncfw/sync.h>
 
 struct dentry;
+struct dma_fence;
 struct syncfw_pt;
 struct syncfw_timeline;
 
@@ -22,6 +23,15 @@ static inline bool sync_pt_published(struct syncfw_pt *pt)
 }
 
 void sync_pt_value_str(struct syncfw_pt *pt, char *str, int size);
+
+/* The syncfw point @fence is, or NULL if it is not one. */
+struct syncfw_pt *sync_pt_of(struct dma_fence *fence);
+
+/* The earliest deadline set on @pt, or KTIME_MAX. */
+static inline s64 sync_pt_deadline(struct syncfw_pt *pt)
+{
+	return atomic64_read(&pt->deadline_ns);
+}
 
 /*
  * sync_debug.c, only with CONFIG_DEBUG_FS: the dump's list of every

@@ -7,8 +7,10 @@
  * out-fence stays unsignalled. Once the sw_sync timeline is advanced the
  * event arrives, and both its timestamp and the out-fence's are later than
  * the advance. Checked on the primary plane and, if the CRTC has one, on an
- * overlay plane. Last, a flip whose in-fence signals with an error (its
- * timeline closed) still completes.
+ * overlay plane. Since 6.4 the waiting in-fence carries a deadline, the
+ * start of the next vblank (before 6.4 sw_sync has none to report). Last,
+ * a flip whose in-fence signals with an error (its timeline closed) still
+ * completes.
  *
  * usage: in-fence DRIVER
  */
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include <drm_fourcc.h>
 
@@ -96,6 +99,71 @@ static void test_in_fence(struct kms_dev *dev, const struct kms_pipe *pipe,
 	close(tl);
 }
 
+/* Whether the running kernel has fence deadlines (6.4 and later). */
+static bool kernel_has_deadlines(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 4);
+}
+
+/*
+ * Since 6.4 the atomic helpers give each plane's in-fence a deadline: the
+ * start of the next vblank (drm_crtc_next_vblank_start(): the last vblank's
+ * time plus the frame's share before vblank_start). syncfw keeps it and
+ * sw_sync reports it: from a vblank on, the commit's deadline is that
+ * vblank's time plus period * vdisplay / vtotal, a whole number of
+ * periods later. Before 6.4 there are none: SW_SYNC_GET_DEADLINE is ENOTTY.
+ */
+static void test_deadline(struct kms_dev *dev, const struct kms_pipe *pipe, struct kms_fb *fb)
+{
+	int64_t period = (int64_t)kms_mode_period_ns(&pipe->mode), offset, vbl_ns, r;
+	uint64_t deadline = 0;
+	struct kms_event ev;
+	int tl, fence, ret;
+	drmVBlank vbl;
+
+	begin("in-fence-deadline");
+	tl = sw_sync_timeline_create();
+	require(tl >= 0, "sw_sync timeline");
+	fence = sw_sync_fence_create(tl, "in-fence-deadline", 1);
+	require(fence >= 0, "sw_sync fence");
+	kms_drain_events(dev, 20);
+	memset(&vbl, 0, sizeof(vbl));
+	vbl.request.type = DRM_VBLANK_RELATIVE | kms_vblank_crtc_bits(pipe->crtc_index);
+	vbl.request.sequence = 1;
+	require(drmWaitVBlank(dev->fd, &vbl) == 0, "WAIT_VBLANK");
+	vbl_ns = ((int64_t)vbl.reply.tval_sec * 1000000 + vbl.reply.tval_usec) * 1000;
+	ret = kms_flip(dev, pipe, fb, NULL, fence, 3);
+	require(ret == 0, "in-fence commit");
+	/* The commit's worker sets the deadline before it waits. */
+	sleep_ms((unsigned int)(3 * period / 1000000) + 1);
+	errno = 0;
+	ret = sw_sync_fence_deadline(tl, fence, &deadline);
+	if (!kernel_has_deadlines()) {
+		check_fails("in-fence-deadline-absent", ret, ENOTTY, errno);
+	} else if (check("in-fence-gets-deadline", ret == 0,
+			 "expected a deadline on the waiting in-fence, got %s", errno_name(errno))) {
+		offset = period * pipe->mode.vdisplay / pipe->mode.vtotal;
+		/* The vblank's time was given in whole µs, truncated. */
+		r = ((int64_t)deadline - vbl_ns - offset) % period;
+		if (r < 0)
+			r += period;
+		check("in-fence-deadline-is-vblank-start", (int64_t)deadline > vbl_ns &&
+		      (r < 2000 || period - r < 2000),
+		      "expected a vblank's time + %lld ns + whole periods after the vblank at %lld ns, got %lld ns (%lld ns off the grid)",
+		      (long long)offset, (long long)vbl_ns, (long long)deadline,
+		      (long long)(r < period / 2 ? r : r - period));
+	}
+	require(sw_sync_timeline_inc(tl, 1) == 0, "signal");
+	require(kms_next_event(dev, 1000, &ev) == 1, "flip event");
+	close(fence);
+	close(tl);
+}
+
 /* Closing a timeline signals its points with -ENOENT; the flip goes on. */
 static void test_in_fence_error(struct kms_dev *dev, const struct kms_pipe *pipe,
 				const struct target *t)
@@ -154,6 +222,7 @@ int main(int argc, char **argv)
 
 	primary = (struct target){ "primary", pipe.primary_id, &pipe.primary_props, { &fb[0], &fb[1] } };
 	test_in_fence(&dev, &pipe, &primary);
+	test_deadline(&dev, &pipe, &fb[0]);
 
 	begin("overlay");
 	if (!pipe.overlay_id) {

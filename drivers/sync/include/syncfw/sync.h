@@ -20,6 +20,7 @@
 #ifndef _SYNCFW_SYNC_H
 #define _SYNCFW_SYNC_H
 
+#include <linux/atomic.h>
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
@@ -158,6 +159,10 @@ struct syncfw_timeline {
  * @name:		the name sync_fence_create() gave the point's fence,
  *			for the dump; empty for points that are not a fence
  *			of their own
+ * @deadline_ns:	the earliest deadline a waiter set on the point's
+ *			fence (dma_fence_set_deadline(), kernels from 6.4),
+ *			CLOCK_MONOTONIC ns; KTIME_MAX while none was. Written
+ *			under the timeline's lock, read without it.
  *
  * Implementations embed this at the start of their own point struct.
  * A point lives as long as references to its dma_fence do.
@@ -169,6 +174,7 @@ struct syncfw_pt {
 	struct rb_node active_node;
 	struct list_head pt_link;
 	char name[32];
+	atomic64_t deadline_ns;
 };
 
 /**
