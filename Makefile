@@ -9,11 +9,15 @@ all: build
 setup:
 	@scripts/setup
 
+# The kernel series `make build` and `make check` build and test, each with
+# its debug and lean kernel (Documentation/building.rst).
+SERIES ?= 6.1 6.12
+
 kernel: setup
-	@scripts/build-kernel all
+	@for s in $(SERIES); do scripts/build-kernel -s $$s all || exit 1; done
 
 build: kernel
-	@scripts/build all
+	@for s in $(SERIES); do scripts/build -s $$s all || exit 1; done
 
 # The demo boots only the lean kernel: it builds that one (and the userspace),
 # not the debug kernel `make check` also needs.
@@ -23,7 +27,7 @@ demo: setup
 	@scripts/demo
 
 check: build
-	@scripts/test
+	@scripts/test $(foreach s,$(SERIES),-s $(s))
 
 bench: build
 	@scripts/bench

@@ -9,7 +9,7 @@
 #                       has an MSC 4 (N + 1) above the one shown before it,
 #                       and is presented 4 periods later
 #   fence_error=5       one latched commit's out-fence fails with -EIO; no
-#                       compositor we run asks for out-fences (Weston 10's
+#                       compositor we run asks for out-fences (Weston 14's
 #                       DRM backend and wlroots 0.15 never set
 #                       OUT_FENCE_PTR), so nothing it holds sees the error:
 #                       it must go on presenting, every frame, none discarded

@@ -22,9 +22,9 @@
 # WAYLAND_DISPLAY set; with -R it finds a writable $FLIPFENCE_RESULTS.
 #
 # Presets:
-#   weston	Weston 10: DRM backend, pixman renderer, desktop shell, no
-#		idle blanking, no start-up fade; as root, with its direct
-#		launcher on seat "flipfence" (no VT). Its kiosk shell
+#   weston	Weston 14: DRM backend, pixman renderer, desktop shell, no
+#		idle blanking, no start-up fade; as root, through libseat
+#		and the session's seatd on seat "flipfence" (no VT). Its kiosk shell
 #		(FLIPFENCE_WESTON_SHELL=kiosk-shell.so) stops sending frame
 #		callbacks to weston-simple-shm and weston-presentation-shm
 #		after their first buffer, on vkms as on flipkms
@@ -121,10 +121,10 @@ weston)
 	# curtain until its client is ready (seconds under TCG), which would
 	# hide what clients show from frame.ppm and writeback.
 	printf '[shell]\nstartup-animation=none\n' >"$run/weston.ini"
-	# Debian's Weston 10 has no libseat launcher: its direct launcher,
-	# which leaves the VTs alone on a seat other than seat0.
-	compositor=(weston --config="$run/weston.ini" --backend=drm-backend.so --drm-device=@CARD@ --seat=flipfence
-		--continue-without-input --use-pixman --idle-time=0
+	# Weston 14 launches through libseat only (the session's seatd); on a
+	# seat other than seat0 it leaves the VTs alone.
+	compositor=(weston --config="$run/weston.ini" --backend=drm --drm-device=@CARD@ --seat=flipfence
+		--continue-without-input --renderer=pixman --idle-time=0
 		--shell="${FLIPFENCE_WESTON_SHELL:-desktop-shell.so}")
 	;;
 sway)

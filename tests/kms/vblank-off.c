@@ -56,6 +56,26 @@ static int write_offdelay(const char *value)
 }
 
 /*
+ * Since Linux 6.11 the core reads drm.vblankoffdelay when it turns a CRTC's
+ * vblank on (drm_crtc_vblank_on()), not each time the last reference goes:
+ * the CRTC is turned off and on again so that the new value is its own, on
+ * every kernel series alike.
+ */
+static int set_offdelay(const char *value)
+{
+	int ret = write_offdelay(value);
+
+	if (ret)
+		return ret;
+	if (kms_disable(&dev, &pipe_))
+		return -EIO;
+	if (kms_modeset(&dev, &pipe_, NULL, &fb[0]))
+		return -EIO;
+	kms_drain_events(&dev, 50);
+	return 0;
+}
+
+/*
  * flipkms's count of handled vblanks of the pipe's CRTC, or -1; its count
  * of vblanks the timer was too late for into @missed, if not NULL.
  */
@@ -212,13 +232,13 @@ static int tests(const char *driver, int flips)
 	kms_drain_events(&dev, 50);
 
 	begin("immediate-setup");
-	ret = write_offdelay("-1");
-	require(ret == 0, "vblankoffdelay -1");
+	ret = set_offdelay("-1");
+	require(ret == 0, "vblankoffdelay -1, applied by a modeset");
 	run("immediate", flips, 0, false);
 
 	begin("idle-setup");
-	ret = write_offdelay("50");
-	require(ret == 0, "vblankoffdelay 50");
+	ret = set_offdelay("50");
+	require(ret == 0, "vblankoffdelay 50, applied by a modeset");
 	run("idle", 6, 200000, true);
 
 	kms_teardown(&dev, &pipe_, fb);

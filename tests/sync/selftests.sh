@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Runs the kernel's own tools/testing/selftests/sync (built unmodified by
-# tests/Makefile into build/tests/selftests-sync) against syncfw and turns
+# tests/Makefile into build/tests/selftests-sync/SERIES, from the tree of
+# the kernel series the guest runs) against syncfw and turns
 # its kselftest TAP into our result lines:
 #
 #   ok 3 [RUN]	test_alloc_fence_negative  ->  ok - selftests-sync/test_alloc_fence_negative
@@ -13,7 +14,8 @@
 # bails out, or exits non-zero without saying why.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=${SELFTESTS_SYNC:-$TOP/build/tests/selftests-sync/sync_test}
+# The selftests of the series the guest runs (tests/Makefile builds each).
+BIN=${SELFTESTS_SYNC:-$TOP/build/tests/selftests-sync/${FLIPFENCE_KERNEL_SERIES:-6.1}/sync_test}
 P=selftests-sync
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
