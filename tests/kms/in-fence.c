@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
 #include <drm_fourcc.h>
 
@@ -99,17 +98,6 @@ static void test_in_fence(struct kms_dev *dev, const struct kms_pipe *pipe,
 	close(tl);
 }
 
-/* Whether the running kernel has fence deadlines (6.4 and later). */
-static bool kernel_has_deadlines(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 4);
-}
-
 /*
  * Since 6.4 the atomic helpers give each plane's in-fence a deadline: the
  * start of the next vblank (drm_crtc_next_vblank_start(): the last vblank's
@@ -143,7 +131,7 @@ static void test_deadline(struct kms_dev *dev, const struct kms_pipe *pipe, stru
 	sleep_ms((unsigned int)(3 * period / 1000000) + 1);
 	errno = 0;
 	ret = sw_sync_fence_deadline(tl, fence, &deadline);
-	if (!kernel_has_deadlines()) {
+	if (!kernel_at_least(6, 4)) {
 		check_fails("in-fence-deadline-absent", ret, ENOTTY, errno);
 	} else if (check("in-fence-gets-deadline", ret == 0,
 			 "expected a deadline on the waiting in-fence, got %s", errno_name(errno))) {

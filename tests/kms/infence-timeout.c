@@ -27,14 +27,7 @@
 /* Writes @value to the parameter: 0, or -errno. */
 static int set_timeout(const char *value)
 {
-	int fd = open(PARAM, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
+	return write_text(PARAM, value);
 }
 
 static long get_timeout(void)

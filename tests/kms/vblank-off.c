@@ -45,14 +45,7 @@ static unsigned int seed = 1;
 
 static int write_offdelay(const char *value)
 {
-	int fd = open(OFFDELAY, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return write_text(OFFDELAY, value);
 }
 
 /*

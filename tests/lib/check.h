@@ -95,5 +95,9 @@ int64_t now_ns(void);
 void sleep_ms(unsigned int ms);
 /* Entries in /proc/self/fd, not counting the one used to read it; -1 on error. */
 int count_open_fds(void);
+/* Whether the running kernel is Linux @major.@minor or later. */
+bool kernel_at_least(int major, int minor);
+/* Writes @value to the (sysfs, debugfs) file @path: 0, or -errno. */
+int write_text(const char *path, const char *value);
 
 #endif /* FLIPFENCE_TESTS_LIB_CHECK_H */

@@ -11,13 +11,11 @@
  *
  * usage: deadline
  */
-#include <sys/utsname.h>
-
 #include "check.h"
 #include "sw_sync_uapi.h"
 
 #define DEADLINE_EVENT	"events/syncfw/syncfw_pt_deadline"
-#define MS		1000000ull
+#define MS		1000000LL
 
 /* @file in tracefs: mounted on its own, or through debugfs. */
 static const char *tracefs(const char *file)
@@ -28,29 +26,6 @@ static const char *tracefs(const char *file)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	return path;
-}
-
-/* Whether the running kernel has SYNC_IOC_SET_DEADLINE (6.8 and later). */
-static bool kernel_has_deadlines(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 8);
-}
-
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 /* The dump's line for the fence named @name, or "" (static buffer). */
@@ -184,16 +159,16 @@ static void test_trace(int tl)
 	char want_first[96], want_later[96], *text;
 	int f = must_fence(tl, "deadline-trace", 30);
 
-	if (write_file(tracefs("trace"), "") || write_file(tracefs(DEADLINE_EVENT "/enable"), "1") ||
-	    write_file(tracefs("tracing_on"), "1")) {
+	if (write_text(tracefs("trace"), "") || write_text(tracefs(DEADLINE_EVENT "/enable"), "1") ||
+	    write_text(tracefs("tracing_on"), "1")) {
 		not_ok("trace-event-records-deadlines", "cannot enable %s", DEADLINE_EVENT);
 		close(f);
 		return;
 	}
 	sync_set_deadline(f, t);
 	sync_set_deadline(f, t + MS);
-	write_file(tracefs(DEADLINE_EVENT "/enable"), "0");
-	write_file(tracefs("tracing_on"), "0");
+	write_text(tracefs(DEADLINE_EVENT "/enable"), "0");
+	write_text(tracefs("tracing_on"), "0");
 	text = read_text(tracefs("trace"), NULL);
 	snprintf(want_first, sizeof(want_first), "seqno=30 deadline=%lld earliest=1", t);
 	snprintf(want_later, sizeof(want_later), "seqno=30 deadline=%lld earliest=0", t + MS);
@@ -209,7 +184,8 @@ int main(void)
 	int tl;
 
 	watchdog(60);
-	if (!kernel_has_deadlines()) {
+	/* SYNC_IOC_SET_DEADLINE came in 6.8 (.set_deadline in 6.4). */
+	if (!kernel_at_least(6, 8)) {
 		comment("no fence deadlines on this kernel (6.8's SYNC_IOC_SET_DEADLINE): absent by design");
 		test_absent();
 		return finish();
