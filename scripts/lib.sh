@@ -33,13 +33,19 @@ lock_or_wait() {
 }
 
 # Selects the kernel series $1 for everything below, and for the scripts this
-# one runs (exported).
+# one runs (exported). "own" is the tree in $FLIPFENCE_KERNEL_SOURCE, built
+# with the patches and config of the nearest series (own_kernel_series).
 set_kernel_series() {
+	if [ "$1" = own ]; then
+		own_kernel_series
+		return
+	fi
 	case " $KERNEL_SERIES_ALL " in
 	*" $1 "*) ;;
-	*) die "unknown kernel series '$1' (want one of: $KERNEL_SERIES_ALL)" ;;
+	*) die "unknown kernel series '$1' (want one of: $KERNEL_SERIES_ALL, or own)" ;;
 	esac
 	FLIPFENCE_KERNEL_SERIES=$1
+	KERNEL_BASE_SERIES=$1
 	KERNEL_PACKAGE=linux-source-$1
 	KERNEL_TARBALL=/usr/src/linux-source-$1.tar.xz
 	KERNEL_PATCHES=$FLIPFENCE_TOP/patches/$1
@@ -47,6 +53,48 @@ set_kernel_series() {
 	# series; every other series names itself (kernel-6.12-lean-KEY).
 	if [ "$1" = 6.1 ]; then SERIES_TAG=""; else SERIES_TAG=$1-; fi
 	export FLIPFENCE_KERNEL_SERIES
+}
+
+# A kernel source tree of the user's own, best effort
+# (Documentation/building.rst, "A kernel of your own"): its version picks
+# the nearest series at or below it, whose patches and config fragment
+# apply; the cache names it after the tree's path.
+own_kernel_series() {
+	local src=${FLIPFENCE_KERNEL_SOURCE:-} v p base="" s
+	[ -n "$src" ] || die "series own: set FLIPFENCE_KERNEL_SOURCE to your kernel source directory"
+	[ -f "$src/Makefile" ] && [ -f "$src/Kconfig" ] ||
+		die "series own: $src is not a kernel source tree (no Makefile and Kconfig)"
+	src=$(cd "$src" && pwd)
+	v=$(awk '$1 == "VERSION" { v = $3 } $1 == "PATCHLEVEL" { p = $3 } END { print v "." p }' "$src/Makefile")
+	for s in $KERNEL_SERIES_ALL; do
+		if printf '%s\n%s\n' "$s" "$v" | sort -V -C; then base=$s; fi
+	done
+	[ -n "$base" ] || die "series own: your tree is Linux $v; flipfence supports $KERNEL_SERIES_ALL and later"
+	FLIPFENCE_KERNEL_SERIES=own
+	FLIPFENCE_KERNEL_SOURCE=$src
+	KERNEL_BASE_SERIES=$base
+	KERNEL_OWN_VERSION=$v
+	KERNEL_PACKAGE=""
+	KERNEL_TARBALL=""
+	KERNEL_PATCHES=$FLIPFENCE_TOP/patches/$base
+	SERIES_TAG=own-$(printf %s "$src" | sha1sum | cut -c1-8)-
+	export FLIPFENCE_KERNEL_SERIES FLIPFENCE_KERNEL_SOURCE
+}
+
+# What names the source a kernel is built from: the Debian package's
+# version, or for one's own tree its version, git commit and uncommitted
+# changes (or, outside git, the time of its newest file).
+source_version() {
+	if [ -n "$KERNEL_PACKAGE" ]; then
+		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
+		return
+	fi
+	echo "own $KERNEL_OWN_VERSION $FLIPFENCE_KERNEL_SOURCE"
+	if git -C "$FLIPFENCE_KERNEL_SOURCE" rev-parse HEAD 2>/dev/null; then
+		git -C "$FLIPFENCE_KERNEL_SOURCE" diff HEAD | sha256sum
+	else
+		find "$FLIPFENCE_KERNEL_SOURCE" -type f -printf '%T@\n' | sort -n | tail -1
+	fi
 }
 
 jobs_for_make() {
@@ -59,7 +107,7 @@ jobs_for_make() {
 flavour_fragments() {
 	local k=$FLIPFENCE_TOP/scripts/kconfig base
 	base=$k/base.config
-	[ -e "$k/$FLIPFENCE_KERNEL_SERIES.config" ] && base+=" $k/$FLIPFENCE_KERNEL_SERIES.config"
+	[ -e "$k/$KERNEL_BASE_SERIES.config" ] && base+=" $k/$KERNEL_BASE_SERIES.config"
 	case $1 in
 	bench) echo "$base $k/lean.config $k/bench.config" ;;
 	*) echo "$base $k/$1.config" ;;
@@ -71,7 +119,7 @@ flavour_fragments() {
 kernel_key() {
 	local flavour=$1
 	{
-		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
+		source_version
 		echo "recipe $KERNEL_RECIPE"
 		# shellcheck disable=SC2046
 		cat $(flavour_fragments "$flavour")
@@ -91,7 +139,7 @@ patch_diffs() {
 
 patches_key() {
 	{
-		dpkg-query -W -f='${Version}\n' "$KERNEL_PACKAGE" 2>/dev/null || echo none
+		source_version
 		patch_diffs
 	} | sha256sum | cut -c1-16
 }

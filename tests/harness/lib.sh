@@ -7,3 +7,8 @@
 done_testing() {
 	finish
 }
+
+# The harness's own guests boot one kernel series: the one scripts/test is
+# running (it exports it), else 6.1; a nested scripts/test would otherwise
+# run its manifest on every series.
+export FLIPFENCE_KERNEL_SERIES=${FLIPFENCE_KERNEL_SERIES:-6.1}
