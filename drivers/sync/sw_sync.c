@@ -217,6 +217,7 @@ static long sw_sync_ioctl_get_deadline(void __user *arg)
 	struct dma_fence *fence;
 	struct syncfw_pt *pt;
 	s64 deadline;
+	bool ours;
 
 	if (copy_from_user(&data, arg, sizeof(data)))
 		return -EFAULT;
@@ -227,11 +228,12 @@ static long sw_sync_ioctl_get_deadline(void __user *arg)
 	if (!fence)
 		return -EINVAL;
 	pt = sync_pt_of(fence);
-	deadline = pt && pt->parent->ops == &sw_sync_timeline_ops ?
-		   sync_pt_deadline(pt) : -EINVAL;
+	ours = pt && pt->parent->ops == &sw_sync_timeline_ops;
+	/* Any s64: SYNC_IOC_SET_DEADLINE's __u64 may read as negative. */
+	deadline = ours ? sync_pt_deadline(pt) : KTIME_MAX;
 	dma_fence_put(fence);
-	if (deadline < 0)
-		return deadline;
+	if (!ours)
+		return -EINVAL;
 	if (deadline == KTIME_MAX)
 		return -ENOENT;
 

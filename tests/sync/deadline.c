@@ -127,10 +127,13 @@ static void test_merged(int tl)
 	close(tl2);
 }
 
+#define HUGE_DEADLINE	((1ull << 63) + 5)
+
 static void test_bad_arguments(int tl)
 {
 	struct sw_sync_get_deadline data;
-	int f = must_fence(tl, "deadline-args", 20), p[2];
+	int f = must_fence(tl, "deadline-args", 20), p[2], ret;
+	uint64_t d = 0;
 
 	require(pipe(p) == 0, "pipe");
 	CHECK_FAILS("get-deadline-of-pipe-einval", sw_sync_fence_deadline(tl, p[0], &(uint64_t){ 0 }),
@@ -149,6 +152,16 @@ static void test_bad_arguments(int tl)
 	CHECK_FAILS("set-deadline-on-pipe-einval", sync_set_deadline(p[0], now_ns()), EINVAL);
 	close(p[0]);
 	close(p[1]);
+	close(f);
+
+	/* A __u64 deadline past INT64_MAX is a negative ktime: still a deadline. */
+	f = must_fence(tl, "deadline-huge", 21);
+	CHECK_SUCCEEDS("set-deadline-past-int64-max", sync_set_deadline(f, HUGE_DEADLINE));
+	errno = 0;
+	ret = sw_sync_fence_deadline(tl, f, &d);
+	check("deadline-past-int64-max-reported", ret == 0 && d == HUGE_DEADLINE,
+	      "expected 0 and %llu, got %d (%s) and %llu", (unsigned long long)HUGE_DEADLINE, ret,
+	      errno_name(errno), (unsigned long long)d);
 	close(f);
 }
 
