@@ -51,6 +51,7 @@ static const char *dump_line(const char *name)
 
 static void test_absent(void)
 {
+	const char *line;
 	char name[64];
 	uint64_t d = 0;
 	int tl = must_timeline(), f;
@@ -59,8 +60,9 @@ static void test_absent(void)
 	f = must_fence(tl, name, 1);
 	CHECK_FAILS("set-deadline-enotty", sync_set_deadline(f, now_ns() + 10 * MS), ENOTTY);
 	CHECK_FAILS("get-deadline-enotty", sw_sync_fence_deadline(tl, f, &d), ENOTTY);
-	check("dump-shows-no-deadline", !strstr(dump_line(name), " deadline @"),
-	      "expected no deadline on the fence's dump line, got '%s'", dump_line(name));
+	line = dump_line(name);
+	check("dump-shows-no-deadline", !strstr(line, " deadline @"),
+	      "expected no deadline on the fence's dump line, got '%s'", line);
 	check("no-trace-event", access(tracefs("events/syncfw"), F_OK) == 0 &&
 	      access(tracefs(DEADLINE_EVENT), F_OK) != 0,
 	      "expected syncfw's events without %s on a kernel without deadlines", DEADLINE_EVENT);
@@ -82,6 +84,7 @@ static void test_earliest_wins(int tl)
 {
 	long long t = (long long)(now_ns() + 500 * MS);
 	char name[64], want[64];
+	const char *line;
 	int f;
 
 	unique_name(name, sizeof(name), "deadline-earliest");
@@ -95,8 +98,9 @@ static void test_earliest_wins(int tl)
 	check_int("earlier-deadline-kept", t - MS, get_deadline(tl, f));
 
 	snprintf(want, sizeof(want), "active deadline @%lld", t - MS);
-	check("dump-shows-deadline", strstr(dump_line(name), want) != NULL,
-	      "expected '%s' on the fence's dump line, got '%s'", want, dump_line(name));
+	line = dump_line(name);
+	check("dump-shows-deadline", strstr(line, want) != NULL,
+	      "expected '%s' on the fence's dump line, got '%s'", want, line);
 
 	/* Kept once signalled (mainline's rule); a late one changes nothing. */
 	require(sw_sync_timeline_inc(tl, 1) == 0, "signal");
