@@ -42,8 +42,11 @@ trap 'exit 143' TERM INT
 shape() {
 	local line
 	loaded && ! mp -r flipkms && { fail "$1" "cannot unload flipkms first"; return; }
+	# fbdev=0: the shape is the point, and fbcon taking over and giving
+	# back a 1920x1080 console costs seconds a load on the debug kernel
+	# (kms/fbdev tests fbdev emulation).
 	# shellcheck disable=SC2086 # PARAMS are words
-	if ! mp flipkms $1 2>"$tmp/load"; then
+	if ! mp flipkms $1 fbdev=0 2>"$tmp/load"; then
 		fail "$1" "the load failed: $(cat "$tmp/load")"
 		return
 	fi
