@@ -48,6 +48,8 @@ struct client {
 	size_t pool_size;
 	bool frame_done;	/* the last commit's frame callback came */
 	struct feedback *owed;	/* not yet presented or discarded */
+	bool catching;		/* stop signals blocked but in ppoll(): */
+	sigset_t waiting;	/* its mask */
 };
 
 /* Deadlines and the run's length. */
@@ -219,10 +221,14 @@ static const struct wl_registry_listener registry_listener = {
 
 /* --- waiting ------------------------------------------------------------ */
 
-/* Dispatches what arrives within @ms; -1 if the connection failed. */
+/*
+ * Dispatches what arrives within @ms, or until a stop signal; -1 if the
+ * connection failed.
+ */
 static int dispatch_for(struct client *c, int ms)
 {
 	struct pollfd p = { .fd = wl_display_get_fd(c->display), .events = POLLIN };
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
 
 	while (wl_display_prepare_read(c->display))
 		if (wl_display_dispatch_pending(c->display) < 0)
@@ -231,7 +237,7 @@ static int dispatch_for(struct client *c, int ms)
 		wl_display_cancel_read(c->display);
 		return -1;
 	}
-	if (poll(&p, 1, ms) > 0) {
+	if (ppoll(&p, 1, &ts, c->catching ? &c->waiting : NULL) > 0) {
 		if (wl_display_read_events(c->display) < 0)
 			return -1;
 	} else {
@@ -240,7 +246,10 @@ static int dispatch_for(struct client *c, int ms)
 	return wl_display_dispatch_pending(c->display) < 0 ? -1 : 0;
 }
 
-/* Dispatches until *@done or @ms pass; false on a timeout or a dead connection. */
+/*
+ * Dispatches until *@done or @ms pass; false on a timeout, a dead connection
+ * or a stop signal.
+ */
 static bool wait_for(struct client *c, const bool *done, int ms)
 {
 	int64_t deadline = now_ns() + (int64_t)ms * 1000000;
@@ -248,13 +257,16 @@ static bool wait_for(struct client *c, const bool *done, int ms)
 	while (!*done) {
 		int64_t left = (deadline - now_ns()) / 1000000;
 
-		if (left <= 0 || c->closed || dispatch_for(c, (int)left + 1))
+		if (left <= 0 || c->closed || pl_stop_signals || dispatch_for(c, (int)left + 1))
 			return false;
 	}
 	return true;
 }
 
-/* A buffer the compositor has released, waiting up to STALL_MS for one. */
+/*
+ * A buffer the compositor has released, waiting up to STALL_MS for one;
+ * NULL after that, or at a stop signal.
+ */
 static struct buffer *free_buffer(struct client *c)
 {
 	int64_t deadline = now_ns() + (int64_t)STALL_MS * 1000000;
@@ -264,7 +276,7 @@ static struct buffer *free_buffer(struct client *c)
 		for (i = 0; i < NBUFFERS; i++)
 			if (!c->buffers[i].busy)
 				return &c->buffers[i];
-		if (now_ns() >= deadline || c->closed ||
+		if (now_ns() >= deadline || c->closed || pl_stop_signals ||
 		    dispatch_for(c, (int)((deadline - now_ns()) / 1000000) + 1))
 			return NULL;
 	}
@@ -406,8 +418,9 @@ static const char *commit_frame(struct client *c, size_t i)
 	if (!fit_configured_size(c))
 		return "cannot allocate shm buffers of the configured size";
 	b = free_buffer(c);
+	/* Stopped while waiting for a buffer: nothing committed, no failure. */
 	if (!b)
-		return "the compositor released no buffer within 3 s";
+		return pl_stop_signals ? NULL : "the compositor released no buffer within 3 s";
 	fb = malloc(sizeof(*fb));
 	if (!fb)
 		return "out of memory";
@@ -453,16 +466,22 @@ static const char *frames(struct client *c)
 	const char *err;
 	size_t i;
 
-	for (i = 0; !run_over(c->run, i); i++) {
+	/* A stop signal ends the run as its last frame would. */
+	for (i = 0; !run_over(c->run, i) && !pl_stop_signals; i++) {
 		if (o->busy && i && !(i % o->busy))
 			wait_for(c, &never, (int)o->idle_ms);
+		if (pl_stop_signals)
+			break;
 		err = commit_frame(c, i);
 		if (err)
 			return err;
-		if (!wait_for(c, &c->frame_done, STALL_MS))
+		if (!wait_for(c, &c->frame_done, STALL_MS) && !pl_stop_signals)
 			return c->closed ? "the compositor closed the window" :
 			       "no frame callback within 3 s (or the connection was lost)";
 	}
+	if (pl_stop_signals && !c->run->nframes)
+		return pl_stop_signal == SIGTERM ? "stopped by SIGTERM before the first frame" :
+		       "stopped by SIGINT before the first frame";
 	return NULL;
 }
 
@@ -499,6 +518,7 @@ static void tear_down(struct client *c)
 int pl_client_run(struct pl_run *run)
 {
 	struct client c = { .run = run };
+	sig_atomic_t seen;
 	int64_t deadline;
 
 	run->failure = set_up(&c);
@@ -508,14 +528,26 @@ int pl_client_run(struct pl_run *run)
 		tear_down(&c);
 		return PL_EXIT_NO_COMPOSITOR;
 	}
+	pl_catch_stop_signals(&c.waiting);
+	c.catching = true;
 	run->failure = frames(&c);
-	/* The last frames' feedback arrives a vblank or two after their commit. */
+	/*
+	 * The last frames' feedback arrives a vblank or two after their commit;
+	 * a stop signal during this wait ends it.
+	 */
+	seen = pl_stop_signals;
 	deadline = now_ns() + (int64_t)STALL_MS * 1000000;
-	while (c.display && c.owed && now_ns() < deadline && !dispatch_for(&c, 50))
+	while (c.display && c.owed && now_ns() < deadline && pl_stop_signals == seen &&
+	       !dispatch_for(&c, 50))
 		;
 	if (!run->failure && c.owed)
-		run->failure = "some frames got no presentation feedback within 3 s";
+		run->failure = pl_stop_signals == seen ?
+			       "some frames got no presentation feedback within 3 s" :
+			       pl_stop_signal == SIGTERM ?
+			       "stopped by SIGTERM before every frame's feedback came" :
+			       "stopped by SIGINT before every frame's feedback came";
 	run->finished_ns = now_ns();
+	pl_release_stop_signals(&c.waiting);
 	tear_down(&c);
 	return run->failure ? PL_EXIT_FAILED : PL_EXIT_OK;
 }

@@ -51,6 +51,9 @@ int main(int argc, char **argv)
 	status = pl_client_run(&run);
 	if (run.failure)
 		fprintf(stderr, "presentlat: %s\n", run.failure);
+	else if (pl_stop_signals)
+		fprintf(stderr, "presentlat: stopped by %s after %zu frames\n",
+			pl_stop_signal_name(), run.nframes);
 	/* A failed run still reports what it measured: that is often the point. */
 	if (run.nframes) {
 		if (!run.opt.quiet)

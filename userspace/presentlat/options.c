@@ -69,6 +69,11 @@ static const char usage[] =
 "Frame i's pixel (x, y) is XRGB red (x + i) & 0xff, green y & 0xff, blue\n"
 "(x ^ y) & 0xff: every frame differs, and a screenshot tells which it is.\n"
 "\n"
+"SIGINT or SIGTERM ends the run as its last frame would: no new commit,\n"
+"the feedback of the frames committed awaited (3 s at most), the reports\n"
+"written, exit 0. A second signal, or one while the last feedback is\n"
+"awaited, stops that wait (exit 1 if a frame got none); a third kills.\n"
+"\n"
 "Exit status: 0 ok, 1 the run failed (a frame without feedback, the\n"
 "compositor stalled or closed the window), 2 usage, 3 no usable compositor,\n"
 "7 a threshold broken.\n";

@@ -7,6 +7,7 @@
 #ifndef PRESENTLAT_H
 #define PRESENTLAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -106,9 +107,22 @@ enum {
 int pl_parse_options(int argc, char **argv, struct pl_options *o);
 
 
+/* --- stop.c: SIGINT/SIGTERM end the run cleanly ------------------------- */
+/* How many stop signals came, and the last one's number. */
+extern volatile sig_atomic_t pl_stop_signals, pl_stop_signal;
 /*
- * --- client.c: runs the frames; PL_EXIT_OK with the run filled, else an
- * exit status with run->failure set (and what was measured until then).
+ * From the first frame on: the handlers set, SIGINT and SIGTERM blocked;
+ * *@waiting gets the mask for ppoll(), with them unblocked.
+ */
+void pl_catch_stop_signals(sigset_t *waiting);
+void pl_release_stop_signals(const sigset_t *waiting);
+/* "SIGINT" or "SIGTERM": the last stop signal. */
+const char *pl_stop_signal_name(void);
+
+/*
+ * --- client.c: runs the frames until the last one, or a stop signal;
+ * PL_EXIT_OK with the run filled, else an exit status with run->failure set
+ * (and what was measured until then).
  */
 int pl_client_run(struct pl_run *run);
 
