@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 # What a compositor shows is what its client drew: presentlat, fullscreen
 # on COMPOSITOR on flipkms, commits its pattern in bursts (20 frames, then
-# 1 s idle) for 16 s while flipkms's frame.ppm (the frame the last vblank
-# latched, composed from its planes) is read and held against the pattern
-# by tests/compositor/pattern-check.c (its own copy of the formula). A
+# 1 s idle) for 16 s at most while flipkms's frame.ppm (the frame the last
+# vblank latched, composed from its planes) is read and held against the
+# pattern by tests/compositor/pattern-check.c (its own copy of the formula). A
 # capture counts only if flipkms latched nothing while it was composed:
 # composing 1920x1080 takes longer than a frame under TCG, and once the
 # next frame is latched the compositor may draw into the buffer being read,
-# as it may on any display.
+# as it may on any display. Once the captures are in, presentlat gets a
+# SIGINT and ends its run as at its last frame (exit 0), so the session
+# ends then rather than at 16 s.
 #
 #   client-frame-on-screen   while presentlat runs, a still capture is one
 #                            whole presentlat frame
@@ -44,7 +46,7 @@ still() {
 # As root beside the session (the client may run as nobody): from the
 # compositor being ready (the session says so before it starts the client)
 # while presentlat runs, until 4 still captures followed the first one
-# showing the client.
+# showing the client; then SIGINT to presentlat, which has done its part.
 capture() {
 	local n=0 verdict
 	for _ in $(seq 300); do
@@ -64,6 +66,8 @@ capture() {
 		esac
 		sleep 0.2
 	done
+	# Not into the captures: each line there is one.
+	[ $n -gt 4 ] && pkill -INT -x presentlat && echo "# captures done: SIGINT to presentlat" >"$tmp/stopped"
 }
 capture >"$tmp/captures" 2>&1 &
 capturer=$!
@@ -72,6 +76,7 @@ rc=$?
 wait $capturer
 grep '^# session' "$tmp/out"
 sed 's/^/# /' "$tmp/captures"
+cat "$tmp/stopped" 2>/dev/null
 check "$compositor-presents" "$rc" "session status $rc: $(grep -v '^# session' "$tmp/out" | tail -3 | tr '\n' ' ')"
 check client-frame-on-screen "$(grep -q '^first' "$tmp/captures"; echo $?)" \
 	"expected a still screen to be one whole presentlat frame while it ran"
