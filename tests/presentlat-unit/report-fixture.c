@@ -24,8 +24,8 @@
 #define NFRAMES	40
 #define PERIOD	16666667LL
 
-static int write(const char *dir, const char *name, int (*report)(FILE *, const struct pl_run *),
-		 const struct pl_run *run)
+static int write_report(const char *dir, const char *name, int (*report)(FILE *, const struct pl_run *),
+			const struct pl_run *run)
 {
 	char path[512];
 	FILE *f;
@@ -79,8 +79,8 @@ int main(int argc, char **argv)
 		frames[i].msc = msc;
 		frames[i].flags = i == 10 ? PL_VSYNC : PL_VSYNC | PL_HW_CLOCK | PL_HW_COMPLETION;
 	}
-	return write(argv[1], "table.txt", pl_report_table, &run) ||
-	       write(argv[1], "run.csv", pl_report_csv, &run) ||
-	       write(argv[1], "run.json", pl_report_json, &run) ||
-	       write(argv[1], "run.svg", pl_report_svg, &run);
+	return write_report(argv[1], "table.txt", pl_report_table, &run) ||
+	       write_report(argv[1], "run.csv", pl_report_csv, &run) ||
+	       write_report(argv[1], "run.json", pl_report_json, &run) ||
+	       write_report(argv[1], "run.svg", pl_report_svg, &run);
 }
