@@ -85,7 +85,9 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
  * @replaced:	the frame it took off screen (a reference), or NULL
  * @seqno:	the latest commit it latched
  * @vblank:	the count of the vblank that latched it
- * @when:	that vblank's time, which its fences and events carry
+ * @when:	that vblank's time, which its fences and events carry (an
+ *		async flip's: the time it took effect)
+ * @async:	it latched an async flip
  * @events:	its events
  */
 struct flipkms_held_latch {
@@ -94,48 +96,22 @@ struct flipkms_held_latch {
 	u64 seqno;
 	u64 vblank;
 	ktime_t when;
+	bool async;
 	struct list_head events;
 };
 
 /*
- * Sends the events of a held latch as drm_crtc_send_vblank_event() would
- * have at its vblank: that vblank's count and time, not the latest ones.
- * The fences are the timeline's to signal (flipkms_latch() did, or its
- * delayed signal will), so they are taken off the events.
+ * Completes a held latch: its fences, then its events, sent as
+ * drm_crtc_send_vblank_event() would have at its vblank: that vblank's
+ * count and time, not the latest ones.
  */
-static void flipkms_send_held_events(struct flipkms_output *out,
-				     struct flipkms_held_latch *h)
-{
-	struct timespec64 tv = ktime_to_timespec64(h->when);
-	struct drm_device *drm = out->crtc.dev;
-	struct drm_pending_vblank_event *e, *next;
-	unsigned long flags;
-
-	spin_lock_irqsave(&drm->event_lock, flags);
-	list_for_each_entry_safe(e, next, &h->events, base.link) {
-		list_del(&e->base.link);
-		dma_fence_put(e->base.fence);
-		e->base.fence = NULL;
-		e->pipe = drm_crtc_index(&out->crtc);
-		if (e->event.base.type == DRM_EVENT_FLIP_COMPLETE ||
-		    e->event.base.type == DRM_EVENT_VBLANK) {
-			e->event.vbl.sequence = h->vblank;
-			e->event.vbl.tv_sec = tv.tv_sec;
-			e->event.vbl.tv_usec = tv.tv_nsec / 1000;
-		}
-		drm_send_event_timestamp_locked(drm, &e->base, h->when);
-	}
-	spin_unlock_irqrestore(&drm->event_lock, flags);
-}
-
-/* Completes a held latch: its fences, then its events. */
 static void flipkms_release_held(struct flipkms_output *out,
 				 struct flipkms_held_latch *h)
 {
 	LIST_HEAD(none);
 
-	flipkms_latch(out, h->seqno, &none, h->when);
-	flipkms_send_held_events(out, h);
+	flipkms_latch(out, h->seqno, &none, h->when, h->async);
+	flipkms_send_events(out, &h->events, h->vblank, h->when);
 	flipkms_frame_put(h->replaced);
 }
 
@@ -177,7 +153,8 @@ static void flipkms_release_work(struct work_struct *work)
  * @replaced:	the frame the latch took off screen, or NULL
  * @seqno:	the latest commit latched
  * @events:	their events, taken off this list
- * @when:	the latching vblank's time
+ * @when:	the latching vblank's time, or when an async flip took effect
+ * @async:	an async flip, latched at once between vblanks
  *
  * Signals the out-fences and sends the events (flipkms_latch()) now, or,
  * while compositions of @replaced are still to read its buffers or an
@@ -188,7 +165,7 @@ static void flipkms_release_work(struct work_struct *work)
  */
 void flipkms_latch_shown(struct flipkms_output *out,
 			 struct flipkms_frame *replaced, u64 seqno,
-			 struct list_head *events, ktime_t when)
+			 struct list_head *events, ktime_t when, bool async)
 {
 	struct flipkms_held_latch *h = NULL;
 	unsigned long flags;
@@ -205,7 +182,7 @@ void flipkms_latch_shown(struct flipkms_output *out,
 			atomic64_inc(&out->held_lost);
 	}
 	if (!hold || !h) {
-		flipkms_latch(out, seqno, events, when);
+		flipkms_latch(out, seqno, events, when, async);
 		return;
 	}
 
@@ -213,6 +190,7 @@ void flipkms_latch_shown(struct flipkms_output *out,
 	h->seqno = seqno;
 	h->vblank = drm_crtc_vblank_count(&out->crtc);
 	h->when = when;
+	h->async = async;
 	INIT_LIST_HEAD(&h->events);
 	list_splice_init(events, &h->events);
 	spin_lock_irqsave(&out->lock, flags);

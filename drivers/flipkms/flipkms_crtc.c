@@ -5,7 +5,8 @@
  * advances to the commit's number and its event goes out, both stamped
  * with that vblank's ideal time. A commit that turns the CRTC off is done
  * at once, stamped with the last vblank's time, as the core stamps the
- * event.
+ * event. An async (tearing) flip is latched at once too, stamped with the
+ * time it went on screen (flipkms_flip_async()).
  */
 
 #include <linux/delay.h>
@@ -158,15 +159,57 @@ static void flipkms_flush_delayed_signals(struct flipkms_output *out)
 	dma_fence_end_signalling(cookie);
 }
 
+/**
+ * flipkms_send_events() - send flip events stamped with a given time
+ * @out:	the output
+ * @events:	the events, taken off this list
+ * @vblank:	the vblank count they carry
+ * @when:	the time they carry
+ *
+ * What drm_crtc_send_vblank_event() does, with the count and time given
+ * rather than the latest vblank's: for a latch held past later vblanks,
+ * and for an async flip, which takes effect between two vblanks. The
+ * fences are the timeline's to signal (signalled already, or by a delayed
+ * signal), so they are taken off the events.
+ *
+ * Context: any; takes the device's event lock.
+ */
+void flipkms_send_events(struct flipkms_output *out, struct list_head *events,
+			 u64 vblank, ktime_t when)
+{
+	struct timespec64 tv = ktime_to_timespec64(when);
+	struct drm_device *drm = out->crtc.dev;
+	struct drm_pending_vblank_event *e, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&drm->event_lock, flags);
+	list_for_each_entry_safe(e, next, events, base.link) {
+		list_del(&e->base.link);
+		dma_fence_put(e->base.fence);
+		e->base.fence = NULL;
+		e->pipe = drm_crtc_index(&out->crtc);
+		if (e->event.base.type == DRM_EVENT_FLIP_COMPLETE ||
+		    e->event.base.type == DRM_EVENT_VBLANK) {
+			e->event.vbl.sequence = vblank;
+			e->event.vbl.tv_sec = tv.tv_sec;
+			e->event.vbl.tv_usec = tv.tv_nsec / 1000;
+		}
+		drm_send_event_timestamp_locked(drm, &e->base, when);
+	}
+	spin_unlock_irqrestore(&drm->event_lock, flags);
+}
+
 /*
  * Show commit @seqno, with the events of every commit latched with it. The
  * fences are signalled before the events are sent, so that they carry our
  * timestamp rather than the one sending the event would give them (they
  * are equal). A signal delay (fault injection) takes the fences off the
- * events, which then cannot signal them, and signals them later.
+ * events, which then cannot signal them, and signals them later. An
+ * @async flip took effect at @when, between vblanks: its events carry
+ * @when and the vblank count, which has not moved.
  */
 void flipkms_latch(struct flipkms_output *out, u64 seqno,
-		   struct list_head *events, ktime_t when)
+		   struct list_head *events, ktime_t when, bool async)
 {
 	u32 delay_us = READ_ONCE(out->signal_delay_us);
 	int error = atomic_xchg(&out->fence_error, 0);
@@ -189,7 +232,7 @@ void flipkms_latch(struct flipkms_output *out, u64 seqno,
 		at = until;
 	delayed = ktime_after(at, when) && flipkms_delay_signal(out, seqno, at);
 	trace_flipkms_latch(drm_crtc_index(&out->crtc), seqno, when,
-			    delayed ? at : when, -error);
+			    delayed ? at : when, -error, async);
 	if (delayed) {
 		list_for_each_entry(e, events, base.link) {
 			dma_fence_put(e->base.fence);
@@ -200,6 +243,11 @@ void flipkms_latch(struct flipkms_output *out, u64 seqno,
 	}
 
 	atomic64_inc(&out->flips);
+	if (async) {
+		flipkms_send_events(out, events,
+				    drm_crtc_vblank_count(&out->crtc), when);
+		return;
+	}
 	spin_lock_irqsave(&drm->event_lock, flags);
 	list_for_each_entry_safe(e, next, events, base.link) {
 		list_del(&e->base.link);
@@ -240,7 +288,7 @@ static void flipkms_latch_pending(struct flipkms_output *out, ktime_t when,
 
 	if (pending) {
 		/* Held while compositions of @old must read its buffers. */
-		flipkms_latch_shown(out, old, seqno, &events, when);
+		flipkms_latch_shown(out, old, seqno, &events, when, false);
 		drm_crtc_vblank_put(&out->crtc);
 	}
 	/* Releasing queues work, a wake-up: after the waiters' wake-ups. */
@@ -620,9 +668,67 @@ static int flipkms_crtc_check_timing(struct drm_crtc *crtc,
 	return 0;
 }
 
+/* Whether a plane shows the same part of its framebuffer at the same place. */
+static bool flipkms_plane_kept(const struct drm_plane_state *old,
+			       const struct drm_plane_state *new)
+{
+	return old->crtc == new->crtc &&
+	       old->crtc_x == new->crtc_x && old->crtc_y == new->crtc_y &&
+	       old->crtc_w == new->crtc_w && old->crtc_h == new->crtc_h &&
+	       old->src_x == new->src_x && old->src_y == new->src_y &&
+	       old->src_w == new->src_w && old->src_h == new->src_h &&
+	       old->rotation == new->rotation && old->alpha == new->alpha &&
+	       old->pixel_blend_mode == new->pixel_blend_mode &&
+	       old->zpos == new->zpos &&
+	       old->color_encoding == new->color_encoding &&
+	       old->color_range == new->color_range;
+}
+
+/*
+ * An async flip replaces the primary plane's framebuffer and nothing else,
+ * as the 6.12 core's atomic ioctl requires of every property (the legacy
+ * page flip changes nothing else either). Whatever else gets here is
+ * refused with the core's -EINVAL: a CRTC off before or after, a modeset
+ * or colour change, another plane changed, the primary plane moved or
+ * left without a framebuffer.
+ */
+static int flipkms_crtc_check_async(struct drm_crtc *crtc,
+				    struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *old = drm_atomic_get_old_crtc_state(state, crtc);
+	struct drm_crtc_state *new = drm_atomic_get_new_crtc_state(state, crtc);
+	struct drm_plane_state *old_ps, *new_ps;
+	struct drm_plane *plane;
+	const char *why = NULL;
+	int i;
+
+	if (!old->active || !new->active)
+		why = "the CRTC is off";
+	else if (drm_atomic_crtc_needs_modeset(new))
+		why = "a modeset";
+	else if (new->color_mgmt_changed)
+		why = "a colour management change";
+	for_each_oldnew_plane_in_state(state, plane, old_ps, new_ps, i) {
+		if (why)
+			break;
+		if (old_ps->crtc != crtc && new_ps->crtc != crtc)
+			continue;
+		if (plane->type != DRM_PLANE_TYPE_PRIMARY && old_ps->fb != new_ps->fb)
+			why = "a plane other than the primary changes";
+		else if (!flipkms_plane_kept(old_ps, new_ps) || !new_ps->fb)
+			why = "a plane moves or goes off";
+	}
+	if (!why)
+		return 0;
+	drm_dbg_atomic(crtc->dev, "[CRTC:%d] async flip refused: %s\n",
+		       crtc->base.id, why);
+	return -EINVAL;
+}
+
 /*
  * The mode must give the vblank timer a sane period; a gamma LUT must have
- * exactly the advertised number of entries.
+ * exactly the advertised number of entries; an async flip may change the
+ * primary plane's framebuffer only.
  */
 static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
@@ -630,6 +736,12 @@ static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
 	struct drm_property_blob *lut = crtc_state->gamma_lut;
 	int ret;
+
+	if (crtc_state->async_flip) {
+		ret = flipkms_crtc_check_async(crtc, state);
+		if (ret)
+			return ret;
+	}
 
 	if (crtc_state->enable) {
 		ret = flipkms_crtc_check_timing(crtc, &crtc_state->adjusted_mode);
@@ -679,6 +791,47 @@ static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
 }
 
 /*
+ * An async flip goes on screen now, between two vblanks: it is latched at
+ * once, its fence and event stamped with the time of the swap and the
+ * vblank count, which does not move (a vblank reference held meanwhile
+ * makes that count current even if vblank interrupts were off). The
+ * commit helpers make a flip wait for the previous one's flip_done or
+ * refuse it with -EBUSY, so a synchronous flip is not normally pending
+ * here; if one is, the async flip is made synchronous so that it lands
+ * after it, in order, and this returns false.
+ */
+static bool flipkms_flip_async(struct flipkms_output *out,
+			       struct flipkms_frame *frame, u64 seqno,
+			       struct list_head *events)
+{
+	bool vblank = !drm_crtc_vblank_get(&out->crtc);
+	struct flipkms_frame *old;
+	ktime_t now;
+
+	spin_lock_irq(&out->lock);
+	if (out->pending) {
+		spin_unlock_irq(&out->lock);
+		if (vblank)
+			drm_crtc_vblank_put(&out->crtc);
+		return false;
+	}
+	now = ktime_get();
+	old = out->shown;
+	out->shown = frame;
+	if (frame)
+		flipkms_writeback_latched(out, frame);
+	spin_unlock_irq(&out->lock);
+
+	trace_flipkms_commit_flush(drm_crtc_index(&out->crtc), seqno, now, true,
+				   true);
+	flipkms_latch_shown(out, old, seqno, events, now, true);
+	if (vblank)
+		drm_crtc_vblank_put(&out->crtc);
+	flipkms_frame_put(old);
+	return true;
+}
+
+/*
  * Queue the commit for the next vblank. Usually the commit helpers wait for
  * the previous commit's flip before the next one flushes, but legacy cursor
  * updates do not wait: every commit flushed before a vblank is latched by
@@ -714,6 +867,9 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	flipkms_frame_fill(frame, crtc_state);
 	if (event)
 		list_add_tail(&event->base.link, &now);
+	if (crtc_state->async_flip && crtc_state->active && old_state->active &&
+	    flipkms_flip_async(out, frame, seqno, &now))
+		return;
 
 	if (!crtc_state->active || drm_crtc_vblank_get(crtc)) {
 		spin_lock_irq(&out->lock);
@@ -723,9 +879,9 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 			flipkms_writeback_latched(out, frame);
 		spin_unlock_irq(&out->lock);
 		trace_flipkms_commit_flush(drm_crtc_index(crtc), seqno,
-					   ktime_get(), false);
+					   ktime_get(), false, false);
 		flipkms_latch_shown(out, old, seqno, &now,
-				    READ_ONCE(out->last_vblank));
+				    READ_ONCE(out->last_vblank), false);
 		flipkms_frame_put(old);
 		return;
 	}
@@ -736,7 +892,7 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	out->pending_seqno = max(out->pending_seqno, seqno);
 	out->pending_flushed = ktime_get();
 	trace_flipkms_commit_flush(drm_crtc_index(crtc), seqno,
-				   out->pending_flushed, true);
+				   out->pending_flushed, true, false);
 	list_splice_tail(&now, &out->pending_events);
 	/* A frame superseded before any vblank latched it is never shown. */
 	old = out->pending_frame;

@@ -200,6 +200,8 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 	drm->mode_config.cursor_height = 512;
 	drm->mode_config.preferred_depth = 24;
 	drm->mode_config.normalize_zpos = true;
+	/* Tearing flips of the primary plane (flipkms_flip_async()). */
+	drm->mode_config.async_page_flip = true;
 
 	for (i = 0; i < fkms->num_outputs; i++) {
 		ret = flipkms_output_create(fkms, i);

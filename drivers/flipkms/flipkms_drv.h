@@ -256,7 +256,9 @@ void flipkms_assign_seqnos(struct drm_atomic_state *state);
 void flipkms_stall_commits(struct drm_atomic_state *state);
 struct flipkms_frame *flipkms_output_shown(struct flipkms_output *out);
 void flipkms_latch(struct flipkms_output *out, u64 seqno,
-		   struct list_head *events, ktime_t when);
+		   struct list_head *events, ktime_t when, bool async);
+void flipkms_send_events(struct flipkms_output *out, struct list_head *events,
+			 u64 vblank, ktime_t when);
 
 /* flipkms_frame.c */
 int flipkms_frame_alloc(struct flipkms_crtc_state *fstate);

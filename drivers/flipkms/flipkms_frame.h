@@ -84,7 +84,7 @@ void flipkms_frames_drain(void);
 /* flipkms_composer.c */
 void flipkms_latch_shown(struct flipkms_output *out,
 			 struct flipkms_frame *replaced, u64 seqno,
-			 struct list_head *events, ktime_t when);
+			 struct list_head *events, ktime_t when, bool async);
 void flipkms_frame_read_done(struct flipkms_output *out,
 			     struct flipkms_frame *frame);
 

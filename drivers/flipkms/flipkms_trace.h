@@ -17,16 +17,21 @@
 
 #include "flipkms_compat.h"
 
-/* A commit's planes are flushed: the next vblank after @flushed shows it. */
+/*
+ * A commit's planes are flushed: the next vblank after @flushed shows it;
+ * an @async flip is shown at once (@active is then true as well).
+ */
 TRACE_EVENT(flipkms_commit_flush,
-	TP_PROTO(unsigned int crtc, u64 seqno, ktime_t flushed, bool active),
-	TP_ARGS(crtc, seqno, flushed, active),
+	TP_PROTO(unsigned int crtc, u64 seqno, ktime_t flushed, bool active,
+		 bool async),
+	TP_ARGS(crtc, seqno, flushed, active, async),
 
 	TP_STRUCT__entry(
 		__field(unsigned int, crtc)
 		__field(u64, seqno)
 		__field(s64, flushed_ns)
 		__field(bool, active)
+		__field(bool, async)
 	),
 
 	TP_fast_assign(
@@ -34,10 +39,12 @@ TRACE_EVENT(flipkms_commit_flush,
 		__entry->seqno = seqno;
 		__entry->flushed_ns = ktime_to_ns(flushed);
 		__entry->active = active;
+		__entry->async = async;
 	),
 
-	TP_printk("crtc=%u seqno=%llu flushed=%lld active=%d", __entry->crtc,
-		  __entry->seqno, __entry->flushed_ns, __entry->active)
+	TP_printk("crtc=%u seqno=%llu flushed=%lld active=%d async=%d",
+		  __entry->crtc, __entry->seqno, __entry->flushed_ns,
+		  __entry->active, __entry->async)
 );
 
 /* A vblank is counted: @count is the DRM vblank counter, @missed the periods the timer skipped. */
@@ -65,13 +72,14 @@ TRACE_EVENT(flipkms_vblank,
 
 /*
  * Commit @seqno (and any before it) is on screen since the vblank of
- * ideal time @vblank; its out-fences signal stamped @signal (later than
- * @vblank under signal_delay_us), with @error if one was injected.
+ * ideal time @vblank, or for an @async flip since @vblank between two
+ * vblanks; its out-fences signal stamped @signal (later than @vblank
+ * under signal_delay_us), with @error if one was injected.
  */
 TRACE_EVENT(flipkms_latch,
 	TP_PROTO(unsigned int crtc, u64 seqno, ktime_t vblank, ktime_t signal,
-		 int error),
-	TP_ARGS(crtc, seqno, vblank, signal, error),
+		 int error, bool async),
+	TP_ARGS(crtc, seqno, vblank, signal, error, async),
 
 	TP_STRUCT__entry(
 		__field(unsigned int, crtc)
@@ -79,6 +87,7 @@ TRACE_EVENT(flipkms_latch,
 		__field(s64, vblank_ns)
 		__field(s64, signal_ns)
 		__field(int, error)
+		__field(bool, async)
 	),
 
 	TP_fast_assign(
@@ -87,11 +96,12 @@ TRACE_EVENT(flipkms_latch,
 		__entry->vblank_ns = ktime_to_ns(vblank);
 		__entry->signal_ns = ktime_to_ns(signal);
 		__entry->error = error;
+		__entry->async = async;
 	),
 
-	TP_printk("crtc=%u seqno=%llu vblank=%lld signal=%lld error=%d",
+	TP_printk("crtc=%u seqno=%llu vblank=%lld signal=%lld error=%d async=%d",
 		  __entry->crtc, __entry->seqno, __entry->vblank_ns,
-		  __entry->signal_ns, __entry->error)
+		  __entry->signal_ns, __entry->error, __entry->async)
 );
 
 /* The out-fences of @timeline up to @seqno have signalled, stamped @stamp. */
