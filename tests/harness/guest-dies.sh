@@ -6,8 +6,8 @@
 # timeout fails by name and the run goes on. A panic ends a lean guest at
 # once; a task hung in D state panics a debug guest (hung_task_panic).
 # The guest's hung-task timeout is 30 s (scripts/vm): the hanging test
-# checks that, then lowers it to 5 s, so the detector fires sooner and the
-# run is 40 s shorter; a guest without hung_task_panic would still fail.
+# checks that, then lowers it to 5 s, so that the detector fires 25 to 50 s
+# sooner; a guest without hung_task_panic would still fail.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p build/tmp
