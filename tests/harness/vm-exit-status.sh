@@ -8,9 +8,6 @@ out=$(scripts/vm -k lean -m none -- sh -c 'echo from-the-guest; exit 7' 2>/dev/n
 check_eq vm-returns-command-status 7 $?
 check_eq vm-prints-command-output from-the-guest "$out"
 
-scripts/vm -k lean -m none -- false 2>/dev/null
-check_eq vm-false-fails 1 $?
-
 out=$(scripts/vm -k lean -m none -- sh -c 'pwd; test -w /tmp && test ! -w /usr' 2>/dev/null)
 check_eq vm-clean-guest-passes 0 $?
 check_eq vm-runs-in-checkout-with-ro-root "$PWD" "$out"
