@@ -6,7 +6,10 @@
  * with that vblank's ideal time. A commit that turns the CRTC off is done
  * at once, stamped with the last vblank's time, as the core stamps the
  * event. An async (tearing) flip is latched at once too, stamped with the
- * time it went on screen (flipkms_flip_async()).
+ * time it went on screen (flipkms_flip_async()). Under VRR the timer runs
+ * from refresh to refresh instead, each started by a flip or by the
+ * range's longest frame (flipkms_vrr.c); the core counts refreshes by the
+ * counter this file keeps, whatever their length.
  */
 
 #include <linux/delay.h>
@@ -308,8 +311,8 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 						  vblank_timer);
 	enum hrtimer_restart restart;
 	ktime_t when, before;
-	bool handled, cookie;
-	u32 enables;
+	bool handled, cookie, vrr;
+	u32 enables, before_count;
 	u64 frames;
 
 	spin_lock(&out->vblank_lock);
@@ -323,19 +326,32 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	/* Forward first, as hardware updates its registers before the irq. */
-	frames = hrtimer_forward_now(timer, out->period);
+	vrr = out->vrr;
+	if (vrr) {
+		/* Scheduled below, once this refresh has latched or not. */
+		when = hrtimer_get_expires(timer);
+		frames = 1 + flipkms_vrr_skip(out, &when);
+	} else {
+		frames = hrtimer_forward_now(timer, out->period);
+		when = ktime_sub(hrtimer_get_expires(timer), out->period);
+	}
 	if (frames > 1)
 		atomic64_add(frames - 1, &out->missed_vblanks);
+	out->refresh_at = when;
+	out->refreshes += frames;
 	/* A dropped vblank never happened: no count, no latch. */
 	if (atomic_add_unless(&out->drop_vblanks, -1, 0)) {
+		if (vrr)
+			hrtimer_set_expires(timer, flipkms_vrr_next(out));
 		spin_unlock(&out->vblank_lock);
 		atomic64_inc(&out->dropped_vblanks);
 		return HRTIMER_RESTART;
 	}
 	before = out->last_vblank;
-	when = ktime_sub(hrtimer_get_expires(timer), out->period);
-	/* What get_vblank_timestamp tells drm_crtc_handle_vblank(). */
+	before_count = out->vblank_count;
+	/* What get_vblank_timestamp and _counter tell the core. */
 	WRITE_ONCE(out->last_vblank, when);
+	out->vblank_count = out->refreshes;
 	out->in_vblank = true;
 	enables = out->enables;
 	spin_unlock(&out->vblank_lock);
@@ -356,17 +372,28 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 
 	spin_lock(&out->vblank_lock);
 	out->in_vblank = false;
-	/* Unless an enable has set it since, the core's time stays. */
-	if (!handled && out->enables == enables)
+	/* Unless an enable has set them since, the core's time stays. */
+	if (!handled && out->enables == enables) {
 		WRITE_ONCE(out->last_vblank, before);
+		out->vblank_count = before_count;
+	}
+	/* The commit latched brings its VRR state (flipkms_latch_pending()). */
+	if (handled && out->vrr_flip && !ktime_after(out->vrr_flip, when))
+		flipkms_vrr_latched(out, when);
 	if (out->rearm) {
 		/* Turned off and on again meanwhile: restart on the new grid. */
 		out->rearm = false;
 		hrtimer_set_expires(timer, out->rearm_at);
 		restart = HRTIMER_RESTART;
+	} else if (handled && out->vblank_on) {
+		if (out->vrr)
+			hrtimer_set_expires(timer, flipkms_vrr_next(out));
+		else if (vrr)
+			/* VRR off: the grid starts again at this refresh. */
+			hrtimer_set_expires(timer, ktime_add(when, out->period));
+		restart = HRTIMER_RESTART;
 	} else {
-		restart = handled && out->vblank_on ? HRTIMER_RESTART :
-						      HRTIMER_NORESTART;
+		restart = HRTIMER_NORESTART;
 	}
 	spin_unlock(&out->vblank_lock);
 	return restart;
@@ -384,6 +411,35 @@ static ktime_t flipkms_next_vblank(const struct flipkms_output *out, ktime_t now
 
 	return ktime_add_ns(out->anchor,
 			    (div_u64(max_t(s64, since, 0), period) + 1) * period);
+}
+
+/*
+ * The refreshes that went by while vblank interrupts were off: on the
+ * mode's grid, or under VRR, with no flip (a flip holds a vblank
+ * reference), the repeated frames of the range's longest period. They
+ * are counted, the latest becomes the latest refresh, and the next one
+ * is returned.
+ */
+static ktime_t flipkms_catch_up(struct flipkms_output *out, ktime_t now)
+{
+	s64 since = ktime_to_ns(ktime_sub(now, out->refresh_at));
+	s64 step = ktime_to_ns(out->period);
+	u64 passed;
+	ktime_t next;
+
+	if (out->vrr) {
+		step = ktime_to_ns(out->vrr_max);
+		passed = since > 0 ? div64_u64(since, step) : 0;
+		out->refresh_at = ktime_add_ns(out->refresh_at, passed * step);
+		out->refreshes += passed;
+		return flipkms_vrr_next(out);
+	}
+	next = flipkms_next_vblank(out, now);
+	/* The grid's vblanks after the latest refresh, which lies on it. */
+	since = ktime_to_ns(ktime_sub(next, out->refresh_at)) - step / 2;
+	out->refreshes += since > 0 ? div64_u64(since, step) : 0;
+	out->refresh_at = ktime_sub(next, out->period);
+	return next;
 }
 
 /* CRTC functions */
@@ -414,8 +470,9 @@ static int flipkms_enable_vblank(struct drm_crtc *crtc)
 		      crtc->base.id, period))
 		out->period = ns_to_ktime(clamp(period, FLIPKMS_MIN_PERIOD_NS,
 						FLIPKMS_MAX_PERIOD_NS));
-	next = flipkms_next_vblank(out, ktime_get());
-	WRITE_ONCE(out->last_vblank, ktime_sub(next, out->period));
+	next = flipkms_catch_up(out, ktime_get());
+	WRITE_ONCE(out->last_vblank, out->refresh_at);
+	out->vblank_count = out->refreshes;
 	out->vblank_on = true;
 	out->enables++;
 	if (out->in_vblank) {
@@ -447,14 +504,41 @@ static void flipkms_disable_vblank(struct drm_crtc *crtc)
 	spin_unlock_irqrestore(&out->vblank_lock, flags);
 }
 
-/* The ideal time of the latest vblank, exact to the ns of the period. */
+/*
+ * The ideal time of the latest vblank, exact to the ns of the period, and
+ * its count, each read under the lock that updates both together: the
+ * core reads the count again after the time and retries if it moved.
+ */
 static bool flipkms_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 					 ktime_t *vblank_time,
 					 bool in_vblank_irq)
 {
-	*vblank_time = READ_ONCE(crtc_to_flipkms_output(crtc)->last_vblank);
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->vblank_lock, flags);
+	*vblank_time = out->last_vblank;
+	spin_unlock_irqrestore(&out->vblank_lock, flags);
 	*max_error = 0;
 	return true;
+}
+
+/*
+ * A hardware frame counter, as amdgpu's: with one (max_vblank_count set),
+ * the core counts vblanks by it rather than by dividing the time between
+ * two timestamps by the mode's frame duration, which under VRR would count
+ * a frame three times as long as the mode's as three vblanks.
+ */
+static u32 flipkms_get_vblank_counter(struct drm_crtc *crtc)
+{
+	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
+	unsigned long flags;
+	u32 count;
+
+	spin_lock_irqsave(&out->vblank_lock, flags);
+	count = out->vblank_count;
+	spin_unlock_irqrestore(&out->vblank_lock, flags);
+	return count;
 }
 
 /* OUT_FENCE_PTR hands out the commit's point on the flip timeline. */
@@ -592,6 +676,7 @@ static const struct drm_crtc_funcs flipkms_crtc_funcs = {
 	.enable_vblank		= flipkms_enable_vblank,
 	.disable_vblank		= flipkms_disable_vblank,
 	.get_vblank_timestamp	= flipkms_get_vblank_timestamp,
+	.get_vblank_counter	= flipkms_get_vblank_counter,
 	.create_out_fence	= flipkms_create_out_fence,
 	.late_register		= flipkms_crtc_late_register,
 	.get_crc_sources	= flipkms_get_crc_sources,
@@ -775,7 +860,12 @@ static void flipkms_crtc_atomic_enable(struct drm_crtc *crtc,
 	spin_lock_irq(&out->vblank_lock);
 	out->period = ns_to_ktime(vblank->framedur_ns);
 	out->anchor = now;
+	out->refresh_at = now;
 	WRITE_ONCE(out->last_vblank, now);
+	out->vblank_count = out->refreshes;
+	/* A mode starts on its grid; its flush may turn VRR on. */
+	out->vrr = false;
+	out->vrr_flip = 0;
 	spin_unlock_irq(&out->vblank_lock);
 	drm_crtc_vblank_on(crtc);
 }
@@ -886,7 +976,9 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		return;
 	}
 
-	spin_lock_irq(&out->lock);
+	/* The refresh that latches the commit knows at once whether it does. */
+	spin_lock_irq(&out->vblank_lock);
+	spin_lock(&out->lock);
 	queued = out->pending;
 	out->pending = true;
 	out->pending_seqno = max(out->pending_seqno, seqno);
@@ -897,7 +989,9 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	/* A frame superseded before any vblank latched it is never shown. */
 	old = out->pending_frame;
 	out->pending_frame = frame;
-	spin_unlock_irq(&out->lock);
+	flipkms_vrr_flushed(out, crtc_state->vrr_enabled, out->pending_flushed);
+	spin_unlock(&out->lock);
+	spin_unlock_irq(&out->vblank_lock);
 	flipkms_frame_put(old);
 
 	if (queued)

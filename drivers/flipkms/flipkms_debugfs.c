@@ -9,6 +9,9 @@
  *   crtc-<i>/refresh_hz	refresh rate of the preferred mode, 30-240
  *				(hot-plug uevent; takes effect on the next
  *				modeset)
+ *   crtc-<i>/vrr_range		the monitor's refresh range, MIN-MAX in Hz
+ *				(30-255; hot-plug uevent; refreshes follow it
+ *				from the next commit)
  *   crtc-<i>/signal_delay_us	signal out-fences this long (at most 5 s)
  *				after the vblank that shows their frame (0:
  *				at the vblank)
@@ -27,6 +30,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/seq_file.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_file.h>
@@ -59,6 +63,11 @@ static int flipkms_status_show(struct seq_file *m, void *data)
 		seq_printf(m, "  latches held for compositions %lld, not held (no memory) %lld\n",
 			   atomic64_read(&out->held_latches),
 			   atomic64_read(&out->held_lost));
+		seq_printf(m, "  vrr_range %u-%u, vrr %s, refreshes %u\n",
+			   flipkms_vrr_min_hz(READ_ONCE(out->vrr_range)),
+			   flipkms_vrr_max_hz(READ_ONCE(out->vrr_range)),
+			   READ_ONCE(out->vrr) ? "on" : "off",
+			   READ_ONCE(out->refreshes));
 		seq_printf(m, "  refresh_hz %u, signal_delay_us %u, drop_vblanks %d, stall_commit_ms %d, fence_error %d\n",
 			   READ_ONCE(out->refresh), READ_ONCE(out->signal_delay_us),
 			   atomic_read(&out->drop_vblanks),
@@ -111,6 +120,55 @@ static int flipkms_refresh_set(void *data, u64 val)
 	drm_kms_helper_hotplug_event(out->crtc.dev);
 	return 0;
 }
+
+/*
+ * The refresh range, as a monitor switching to another range would: a new
+ * EDID on the next probe. EINVAL for text that is not MIN-MAX or a MIN
+ * above MAX, ERANGE for a rate out of 30-255.
+ */
+static int flipkms_vrr_range_show(struct seq_file *m, void *data)
+{
+	u32 range = READ_ONCE(((struct flipkms_output *)m->private)->vrr_range);
+
+	seq_printf(m, "%u-%u\n", flipkms_vrr_min_hz(range),
+		   flipkms_vrr_max_hz(range));
+	return 0;
+}
+
+static int flipkms_vrr_range_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, flipkms_vrr_range_show, inode->i_private);
+}
+
+static ssize_t flipkms_vrr_range_write(struct file *file, const char __user *ubuf,
+				       size_t len, loff_t *pos)
+{
+	struct flipkms_output *out = ((struct seq_file *)file->private_data)->private;
+	char buf[16];
+	u32 range;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	ret = flipkms_vrr_parse(buf, &range);
+	if (ret)
+		return ret;
+	WRITE_ONCE(out->vrr_range, range);
+	drm_kms_helper_hotplug_event(out->crtc.dev);
+	return len;
+}
+
+static const struct file_operations flipkms_vrr_range_fops = {
+	.owner = THIS_MODULE,
+	.open = flipkms_vrr_range_open,
+	.read = seq_read,
+	.write = flipkms_vrr_range_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 DEFINE_DEBUGFS_ATTRIBUTE(flipkms_connected_fops, flipkms_connected_get,
 			 flipkms_connected_set, "%llu\n");
@@ -193,6 +251,8 @@ void flipkms_debugfs_crtc_init(struct flipkms_output *out)
 				   &flipkms_connected_fops);
 	debugfs_create_file_unsafe("refresh_hz", 0600, dir, out,
 				   &flipkms_refresh_fops);
+	debugfs_create_file("vrr_range", 0600, dir, out,
+			    &flipkms_vrr_range_fops);
 	debugfs_create_file_unsafe("signal_delay_us", 0600, dir,
 				   &out->signal_delay_us,
 				   &flipkms_signal_delay_fops);

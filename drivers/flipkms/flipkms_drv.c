@@ -228,6 +228,9 @@ static int __init flipkms_init(void)
 	ret = flipkms_output_parse_params();
 	if (ret)
 		return ret;
+	ret = flipkms_vrr_parse_params();
+	if (ret)
+		return ret;
 
 	pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
 	if (IS_ERR(pdev))
@@ -251,6 +254,8 @@ static int __init flipkms_init(void)
 	if (ret)
 		goto err_devres;
 
+	/* Vblanks are counted by each CRTC's refresh counter (flipkms_crtc.c). */
+	fkms->drm.max_vblank_count = U32_MAX;
 	ret = drm_vblank_init(&fkms->drm, fkms->num_outputs);
 	if (ret)
 		goto err_devres;

@@ -36,6 +36,13 @@
  */
 #define FLIPKMS_MIN_PERIOD_NS	(2 * (s64)NSEC_PER_SEC / (2 * FLIPKMS_MAX_REFRESH + 1))
 #define FLIPKMS_MAX_PERIOD_NS	(2 * (s64)NSEC_PER_SEC / (2 * FLIPKMS_MIN_REFRESH - 1))
+/*
+ * A monitor's refresh range: what the EDID's range limits descriptor holds
+ * in a byte, from the slowest mode's rate (a longer frame would outlast
+ * the DRM core's 100 ms wait for one vblank, drm_wait_one_vblank()).
+ */
+#define FLIPKMS_VRR_MIN_HZ	FLIPKMS_MIN_REFRESH
+#define FLIPKMS_VRR_MAX_HZ	255
 /* Entries of the GAMMA_LUT, as many as most hardware offers. */
 #define FLIPKMS_LUT_SIZE	256
 
@@ -80,9 +87,10 @@ struct flipkms_crc_request {
  * @cursor:		the cursor plane, or NULL
  * @vblank_timer:	simulates the vblank interrupt, one shot per frame
  * @vblank_lock:	protects @vblank_on, @in_vblank, @rearm, @rearm_at,
- *			@enables, @anchor and @period, and orders
+ *			@enables, @anchor, @period, @refresh_at, @refreshes,
+ *			@vblank_count and the @vrr fields, and orders
  *			enable_vblank and disable_vblank against the timer
- *			callback
+ *			callback; taken before @lock where both are
  * @vblank_on:		whether vblanks are enabled; the timer stops itself
  *			when they are not (disable_vblank runs under the
  *			vblank locks the timer takes, so it cannot wait for it)
@@ -98,6 +106,21 @@ struct flipkms_crc_request {
  *			periods after it
  * @period:		the frame duration of the current mode
  * @last_vblank:	ideal time of the latest vblank, as the core sees it
+ * @vblank_count:	@refreshes at @last_vblank: the counter the core
+ *			reads (get_vblank_counter), so that it counts
+ *			refreshes of any length
+ * @refresh_at:		ideal time of the latest refresh, seen by the core
+ *			or not (dropped, or vblanks off)
+ * @refreshes:		refreshes so far, seen by the core or not
+ * @vrr_range:		the monitor's refresh range, flipkms_vrr_pack()ed
+ * @vrr:		refreshes follow flips (flipkms_vrr.c)
+ * @vrr_max:		the longest frame under @vrr: 1/min Hz, at least
+ *			@period
+ * @vrr_req:		@vrr as the latest flushed commit has it, in force
+ *			from the refresh that latches it
+ * @vrr_req_max:	@vrr_max likewise
+ * @vrr_flip:		flush time of the latest commit no refresh has
+ *			latched yet, 0 if none
  * @timeline:		completed flips: the vblank that shows commit N
  *			advances it to N
  * @lock:		protects @next_seqno, @shown and the @pending_*
@@ -167,6 +190,15 @@ struct flipkms_output {
 	ktime_t anchor;
 	ktime_t period;
 	ktime_t last_vblank;
+	u32 vblank_count;
+	ktime_t refresh_at;
+	u32 refreshes;
+	u32 vrr_range;
+	bool vrr;
+	ktime_t vrr_max;
+	bool vrr_req;
+	ktime_t vrr_req_max;
+	ktime_t vrr_flip;
 	struct flipkms_timeline *timeline;
 
 	spinlock_t lock; /* see @lock above */
@@ -304,10 +336,35 @@ void flipkms_debugfs_crtc_init(struct flipkms_output *out);
 int flipkms_output_parse_params(void);
 int flipkms_output_init(struct flipkms_output *out, unsigned int index);
 
+/* flipkms_vrr.c */
+static inline u32 flipkms_vrr_pack(unsigned int min_hz, unsigned int max_hz)
+{
+	return min_hz << 16 | max_hz;
+}
+
+static inline unsigned int flipkms_vrr_min_hz(u32 range)
+{
+	return range >> 16;
+}
+
+static inline unsigned int flipkms_vrr_max_hz(u32 range)
+{
+	return range & 0xffff;
+}
+
+int flipkms_vrr_parse(const char *text, u32 *range);
+int flipkms_vrr_parse_params(void);
+void flipkms_vrr_init(struct flipkms_output *out, unsigned int index);
+ktime_t flipkms_vrr_next(const struct flipkms_output *out);
+u64 flipkms_vrr_skip(const struct flipkms_output *out, ktime_t *when);
+void flipkms_vrr_flushed(struct flipkms_output *out, bool enabled,
+			 ktime_t flushed);
+void flipkms_vrr_latched(struct flipkms_output *out, ktime_t when);
+
 /* flipkms_edid.c */
 bool flipkms_edid_fits(const struct drm_display_mode *mode);
 void flipkms_edid_build(u8 *edid, unsigned int index,
-			const struct drm_display_mode *preferred);
+			const struct drm_display_mode *preferred, u32 vrr_range);
 
 /* flipkms_infence.c */
 struct flipkms_infences *flipkms_infences_create(struct drm_device *drm);

@@ -5,7 +5,9 @@
  * 0x0001, the output's index + 1 as serial number and in the serial string,
  * "flipkms <index>" as monitor name, the preferred mode as the first
  * detailed timing, and the common small modes as established and standard
- * timings. The physical size assumes 96 dpi.
+ * timings, and the monitor's refresh range in a range limits descriptor,
+ * as an adaptive-sync monitor advertises it. The physical size assumes
+ * 96 dpi.
  */
 
 #include <linux/string.h>
@@ -17,7 +19,11 @@
 
 #define EDID_DESC_SERIAL	0xff
 #define EDID_DESC_NAME		0xfc
-#define EDID_DESC_DUMMY		0x10
+#define EDID_DESC_RANGE		0xfd
+
+/* Range limits descriptor: offsets, which limits the rates are, padding. */
+#define EDID_RANGE_MAX_H_PLUS_255	0x08
+#define EDID_RANGE_LIMITS_ONLY		0x01
 
 /* Size in mm of @pixels at 96 dpi. */
 static unsigned int flipkms_mm(unsigned int pixels)
@@ -73,6 +79,30 @@ static void flipkms_edid_dtd(u8 *d, const struct drm_display_mode *mode)
 		(mode->flags & DRM_MODE_FLAG_PHSYNC ? 0x02 : 0);
 }
 
+/*
+ * The range limits of every mode the connector offers: vertical from the
+ * refresh range, horizontal 30 to 510 kHz, pixel clock up to 660 MHz.
+ * "Range limits only" (EDID 1.4) names no timing formula. The feature
+ * byte claims continuous frequency, as adaptive-sync monitors do: 6.12's
+ * core reads the range into display_info.monitor_range only then (6.1's
+ * always), and both add the DMT modes that fit the range (and are no
+ * larger than a mode the EDID lists).
+ */
+static void flipkms_edid_range(u8 *d, u32 vrr_range)
+{
+	memset(d, 0, 18);
+	d[3] = EDID_DESC_RANGE;
+	d[4] = EDID_RANGE_MAX_H_PLUS_255;
+	d[5] = flipkms_vrr_min_hz(vrr_range);
+	d[6] = flipkms_vrr_max_hz(vrr_range);
+	d[7] = 30;
+	d[8] = 255;
+	d[9] = 66;
+	d[10] = EDID_RANGE_LIMITS_ONLY;
+	d[11] = '\n';
+	memset(d + 12, ' ', 6);
+}
+
 /**
  * flipkms_edid_fits() - whether a mode can be an EDID's detailed timing
  * @mode: the mode
@@ -96,9 +126,10 @@ bool flipkms_edid_fits(const struct drm_display_mode *mode)
  * @edid:	EDID_LENGTH bytes to fill in
  * @index:	the output's index
  * @preferred:	its preferred mode, for which flipkms_edid_fits() holds
+ * @vrr_range:	its refresh range, flipkms_vrr_pack()ed
  */
 void flipkms_edid_build(u8 *edid, unsigned int index,
-			const struct drm_display_mode *preferred)
+			const struct drm_display_mode *preferred, u32 vrr_range)
 {
 	static const u8 header[] = { 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00 };
 	/* sRGB primaries and white point, as EDID encodes them. */
@@ -127,7 +158,8 @@ void flipkms_edid_build(u8 *edid, unsigned int index,
 	edid[21] = DIV_ROUND_CLOSEST(flipkms_mm(preferred->hdisplay), 10);
 	edid[22] = DIV_ROUND_CLOSEST(flipkms_mm(preferred->vdisplay), 10);
 	edid[23] = 220 - 100;			/* gamma 2.2 */
-	edid[24] = 0x06;			/* sRGB, preferred timing is native */
+	/* sRGB, preferred timing is native, continuous frequency (VRR). */
+	edid[24] = 0x07;
 	memcpy(edid + 25, srgb, sizeof(srgb));
 	edid[35] = 0x21;			/* 640x480@60, 800x600@60 */
 	edid[36] = 0x08;			/* 1024x768@60 */
@@ -139,8 +171,7 @@ void flipkms_edid_build(u8 *edid, unsigned int index,
 	flipkms_edid_text(edid + 72, EDID_DESC_NAME, text);
 	snprintf(text, sizeof(text), "FFK%08u", serial);
 	flipkms_edid_text(edid + 90, EDID_DESC_SERIAL, text);
-	memset(edid + 108, 0, 18);
-	edid[108 + 3] = EDID_DESC_DUMMY;
+	flipkms_edid_range(edid + 108, vrr_range);
 
 	for (i = 0; i < EDID_LENGTH - 1; i++)
 		sum += edid[i];

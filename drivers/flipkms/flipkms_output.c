@@ -105,7 +105,8 @@ static int flipkms_connector_add_edid(struct drm_connector *connector,
 		if (!dtd)
 			return 0;
 	}
-	flipkms_edid_build(edid, drm_crtc_index(&out->crtc), dtd ?: preferred);
+	flipkms_edid_build(edid, drm_crtc_index(&out->crtc), dtd ?: preferred,
+			   READ_ONCE(out->vrr_range));
 	if (dtd)
 		drm_mode_destroy(connector->dev, dtd);
 
@@ -216,6 +217,12 @@ int flipkms_output_init(struct flipkms_output *out, unsigned int index)
 				 &flipkms_connector_helper_funcs);
 	/* The core gives virtual connectors none: ours has an EDID. */
 	drm_connector_attach_edid_property(&out->connector);
+	/* An adaptive-sync monitor, whatever its range (flipkms_vrr.c). */
+	flipkms_vrr_init(out, index);
+	ret = drm_connector_attach_vrr_capable_property(&out->connector);
+	if (ret)
+		return ret;
+	drm_connector_set_vrr_capable_property(&out->connector, true);
 
 	return drm_connector_attach_encoder(&out->connector, &out->encoder);
 }
