@@ -141,6 +141,8 @@ static void make_override(unsigned char *edid)
 	};
 	static const char name[13] = "override\n    ";
 
+	edid[24] &= ~0x01;			/* fixed frequency: its range */
+						/* infers no modes */
 	memset(edid + 35, 0, 3);		/* no established timings */
 	memset(edid + 38, 0x01, 16);		/* nor standard ones */
 	memcpy(edid + 54, dtd, sizeof(dtd));
