@@ -12,6 +12,8 @@
  *   crtc-<i>/vrr_range		the monitor's refresh range, MIN-MAX in Hz
  *				(30-255; hot-plug uevent; refreshes follow it
  *				from the next commit)
+ *   crtc-<i>/vrr_hold		the next N flips under VRR (at most 240) are
+ *				shown at the end of the longest frame
  *   crtc-<i>/signal_delay_us	signal out-fences this long (at most 5 s)
  *				after the vblank that shows their frame (0:
  *				at the vblank)
@@ -63,11 +65,11 @@ static int flipkms_status_show(struct seq_file *m, void *data)
 		seq_printf(m, "  latches held for compositions %lld, not held (no memory) %lld\n",
 			   atomic64_read(&out->held_latches),
 			   atomic64_read(&out->held_lost));
-		seq_printf(m, "  vrr_range %u-%u, vrr %s, refreshes %u\n",
+		seq_printf(m, "  vrr_range %u-%u, vrr %s, refreshes %u, vrr_hold %d\n",
 			   flipkms_vrr_min_hz(READ_ONCE(out->vrr_range)),
 			   flipkms_vrr_max_hz(READ_ONCE(out->vrr_range)),
 			   READ_ONCE(out->vrr) ? "on" : "off",
-			   READ_ONCE(out->refreshes));
+			   READ_ONCE(out->refreshes), atomic_read(&out->vrr_hold));
 		seq_printf(m, "  refresh_hz %u, signal_delay_us %u, drop_vblanks %d, stall_commit_ms %d, fence_error %d\n",
 			   READ_ONCE(out->refresh), READ_ONCE(out->signal_delay_us),
 			   atomic_read(&out->drop_vblanks),
@@ -221,6 +223,11 @@ static int flipkms_stall_commit_set(void *data, u64 val)
 	return flipkms_fault_set(data, val, 5000);
 }
 
+static int flipkms_vrr_hold_set(void *data, u64 val)
+{
+	return flipkms_fault_set(data, val, 240);
+}
+
 static int flipkms_fence_error_set(void *data, u64 val)
 {
 	return flipkms_fault_set(data, val, MAX_ERRNO);
@@ -232,6 +239,8 @@ DEFINE_DEBUGFS_ATTRIBUTE(flipkms_drop_vblanks_fops, flipkms_fault_get,
 			 flipkms_drop_vblanks_set, "%llu\n");
 DEFINE_DEBUGFS_ATTRIBUTE(flipkms_stall_commit_fops, flipkms_fault_get,
 			 flipkms_stall_commit_set, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(flipkms_vrr_hold_fops, flipkms_fault_get,
+			 flipkms_vrr_hold_set, "%llu\n");
 DEFINE_DEBUGFS_ATTRIBUTE(flipkms_fence_error_fops, flipkms_fault_get,
 			 flipkms_fence_error_set, "%llu\n");
 
@@ -253,6 +262,8 @@ void flipkms_debugfs_crtc_init(struct flipkms_output *out)
 				   &flipkms_refresh_fops);
 	debugfs_create_file("vrr_range", 0600, dir, out,
 			    &flipkms_vrr_range_fops);
+	debugfs_create_file_unsafe("vrr_hold", 0600, dir, &out->vrr_hold,
+				   &flipkms_vrr_hold_fops);
 	debugfs_create_file_unsafe("signal_delay_us", 0600, dir,
 				   &out->signal_delay_us,
 				   &flipkms_signal_delay_fops);

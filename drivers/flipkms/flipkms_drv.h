@@ -121,6 +121,8 @@ struct flipkms_crc_request {
  * @vrr_req_max:	@vrr_max likewise
  * @vrr_flip:		flush time of the latest commit no refresh has
  *			latched yet, 0 if none
+ * @vrr_hold:		fault: flips still to be held under VRR until the
+ *			longest frame ends
  * @timeline:		completed flips: the vblank that shows commit N
  *			advances it to N
  * @lock:		protects @next_seqno, @shown and the @pending_*
@@ -199,6 +201,7 @@ struct flipkms_output {
 	bool vrr_req;
 	ktime_t vrr_req_max;
 	ktime_t vrr_flip;
+	atomic_t vrr_hold;
 	struct flipkms_timeline *timeline;
 
 	spinlock_t lock; /* see @lock above */

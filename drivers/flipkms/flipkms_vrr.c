@@ -106,13 +106,14 @@ void flipkms_vrr_init(struct flipkms_output *out, unsigned int index)
  * At the flush of the flip waiting for a refresh, if there is one, but no
  * sooner than one mode period after the latest refresh; without a flip,
  * or if it comes too late, one period of the range's minimum rate after
- * it, which repeats the frame.
+ * it, which repeats the frame. A flip held by the vrr_hold fault waits
+ * for that longest frame too.
  */
 ktime_t flipkms_vrr_next(const struct flipkms_output *out)
 {
 	ktime_t at = ktime_add(out->refresh_at, out->vrr_max);
 
-	if (out->vrr_flip)
+	if (out->vrr_flip && !atomic_read(&out->vrr_hold))
 		at = min(at, max(out->vrr_flip,
 				 ktime_add(out->refresh_at, out->period)));
 	return at;
@@ -189,10 +190,13 @@ void flipkms_vrr_flushed(struct flipkms_output *out, bool enabled,
  * @when:	the refresh's time
  *
  * The latched commit's VRR state is in force from this refresh on. When
- * VRR goes off, the mode's grid starts again at this refresh.
+ * VRR goes off, the mode's grid starts again at this refresh. A flip
+ * latched under VRR spends one vrr_hold.
  */
 void flipkms_vrr_latched(struct flipkms_output *out, ktime_t when)
 {
+	if (out->vrr)
+		atomic_add_unless(&out->vrr_hold, -1, 0);
 	out->vrr_flip = 0;
 	if (out->vrr && !out->vrr_req)
 		out->anchor = when;

@@ -13,6 +13,10 @@
  *     never refresh sooner than one period after the previous refresh;
  *     without flips the frame repeats every 1/48 s (CRTC_GET_SEQUENCE,
  *     and a WAIT_VBLANK event)
+ *   - faults: flips held by crtc-<i>/vrr_hold are shown at the end of the
+ *     longest frame, and the next one at its flush again; a range written
+ *     while VRR is on (a monitor switching ranges) sets the longest frame
+ *     from the next commit
  *   - VRR off: every refresh on the mode's grid again
  *   - every flip: fence == event to the µs; the event's count steps by
  *     exactly the refreshes the interval allows
@@ -38,6 +42,7 @@
 #define PACED_FLIPS	20
 #define FAST_FLIPS	20
 #define OFF_FLIPS	10
+#define HOLD_FLIPS	3
 
 static struct kms_dev dev;
 static struct kms_pipe kp;	/* the pipe (pipe() is libc's) */
@@ -252,7 +257,51 @@ static int64_t off_grid(int64_t t)
 	return r < period - r ? r : period - r;
 }
 
-static void test_vrr(void)
+/* The vrr_hold fault, then a range change, from the refresh @prev. */
+static void test_faults(const char *crtc_dir, struct flip *prev)
+{
+	struct rule held = { .name = "held-flips-shown-at-longest-frame",
+			     .want = "an interval of a whole number of longest frames, as many counts" };
+	int64_t shorter = 1000000000 / 60;
+	uint64_t seq = 0, ns = 0;
+	struct flip f;
+	int i, ret;
+
+	begin("vrr-hold");
+	require(kms_crtc_control(crtc_dir, "vrr_hold", "3") == 0, "vrr_hold");
+	for (i = 0; i <= HOLD_FLIPS; i++) {
+		sleep_until(prev->ts + period * 3 / 2);
+		require(flip(i, -1, &f) == 0, "a flip with vrr_hold");
+		see_vrr_flip(i, &f, prev);
+		if (i < HOLD_FLIPS)
+			rule_see(&held, f.ts - prev->ts == (int64_t)(f.seq - prev->seq) * longest,
+				 i, &f, prev);
+		else
+			check("hold-spent",
+			      f.ts - prev->ts != (int64_t)(f.seq - prev->seq) * longest,
+			      "expected flip %d, after %d held, at its flush again, got %" PRId64
+			      " ns (count +%" PRIu64 ") after the previous refresh", i, HOLD_FLIPS,
+			      f.ts - prev->ts, f.seq - prev->seq);
+		*prev = f;
+	}
+	rule_report(&held);
+
+	begin("range-change");
+	require(kms_crtc_control(crtc_dir, "vrr_range", "60-144") == 0, "a range of 60-144 Hz");
+	/* The range is in force from the refresh that latches the next commit. */
+	require(flip(0, -1, prev) == 0, "a flip after the range change");
+	sleep_until(prev->ts + 4 * shorter + shorter / 2);
+	ret = drmCrtcGetSequence(dev.fd, kp.crtc_id, &seq, &ns) ? errno : 0;
+	check("range-change-sets-longest-frame",
+	      !ret && seq > prev->seq + 1 &&
+	      (int64_t)ns - prev->ts == (int64_t)(seq - prev->seq) * shorter,
+	      "expected count +k at k x %" PRId64 " ns (k > 1) after the flip, got +%" PRId64
+	      " at %" PRId64 " ns (CRTC_GET_SEQUENCE: %s)", shorter, (int64_t)(seq - prev->seq),
+	      (int64_t)ns - prev->ts, ret ? errno_name(ret) : "ok");
+	require(kms_crtc_control(crtc_dir, "vrr_range", "48-144") == 0, "the default range back");
+}
+
+static void test_vrr(const char *crtc_dir)
 {
 	struct rule paced = { .name = "paced-flips-refresh-at-flush",
 			      .want = "an interval off the mode's grid (> 1 us from a multiple of the period)" },
@@ -296,6 +345,9 @@ static void test_vrr(void)
 	check("fast-flips-conclusive", bound > 0,
 	      "expected some flips to wait exactly one period (%" PRId64 " ns), none did", period);
 	rule_report(&fast);
+	test_faults(crtc_dir, &prev);
+	/* The range goes back to 48-144 Hz with the next flip. */
+	require(flip(0, -1, &prev) == 0, "a flip back to the default range");
 
 	/* No flips: the display repeats its frame at the range's minimum. */
 	sleep_until(prev.ts + 5 * longest + longest / 2);
@@ -366,7 +418,7 @@ int main(int argc, char **argv)
 	require(kms_modeset(&dev, &kp, &mode, &fb[0]) == 0, "a modeset at 120 Hz");
 	comment("%s: period %" PRId64 " ns, longest frame %" PRId64 " ns", mode.name, period,
 		longest);
-	test_vrr();
+	test_vrr(crtc_dir);
 
 	kms_teardown(&dev, &kp, fb);
 	return finish();
