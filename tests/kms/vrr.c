@@ -293,9 +293,9 @@ static void test_faults(const char *crtc_dir, struct flip *prev)
 	sleep_until(prev->ts + 4 * shorter + shorter / 2);
 	ret = drmCrtcGetSequence(dev.fd, kp.crtc_id, &seq, &ns) ? errno : 0;
 	check("range-change-sets-longest-frame",
-	      !ret && seq > prev->seq + 1 &&
+	      !ret && seq > prev->seq &&
 	      (int64_t)ns - prev->ts == (int64_t)(seq - prev->seq) * shorter,
-	      "expected count +k at k x %" PRId64 " ns (k > 1) after the flip, got +%" PRId64
+	      "expected count +k at k x %" PRId64 " ns (k >= 1) after the flip, got +%" PRId64
 	      " at %" PRId64 " ns (CRTC_GET_SEQUENCE: %s)", shorter, (int64_t)(seq - prev->seq),
 	      (int64_t)ns - prev->ts, ret ? errno_name(ret) : "ok");
 	require(kms_crtc_control(crtc_dir, "vrr_range", "48-144") == 0, "the default range back");
@@ -354,8 +354,8 @@ static void test_vrr(const char *crtc_dir)
 	check("get-sequence-succeeds", !drmCrtcGetSequence(dev.fd, kp.crtc_id, &seq, &ns),
 	      "CRTC_GET_SEQUENCE failed: %s", errno_name(errno));
 	check("idle-refreshes-at-min-rate",
-	      seq > prev.seq + 2 && (int64_t)ns - prev.ts == (int64_t)(seq - prev.seq) * longest,
-	      "expected count +k at k x %" PRId64 " ns (k > 2) after the last flip, got +%" PRIu64
+	      seq > prev.seq && (int64_t)ns - prev.ts == (int64_t)(seq - prev.seq) * longest,
+	      "expected count +k at k x %" PRId64 " ns (k >= 1) after the last flip, got +%" PRIu64
 	      " at %" PRId64 " ns", longest, seq - prev.seq, (int64_t)ns - prev.ts);
 	memset(&vbl, 0, sizeof(vbl));
 	vbl.request.type = DRM_VBLANK_ABSOLUTE | DRM_VBLANK_EVENT | kms_vblank_crtc_bits(kp.crtc_index);
