@@ -31,7 +31,9 @@
 #   sway	sway 1.7 (wlroots 0.15): DRM backend, pixman renderer, no
 #		Xwayland; it refuses root, so it runs as nobody, and the card
 #		is handed to nobody for the session (wlroots' dumb-buffer
-#		allocator reopens the card node by path)
+#		allocator reopens the card node by path); lines in
+#		$FLIPFENCE_SWAY_CONFIG are added to its config (e.g.
+#		"output * adaptive_sync on")
 #
 # The compositor's output is kept in $FLIPFENCE_SESSION_LOG if that is set
 # (else a scratch file), and its last lines are printed when it fails;
@@ -129,7 +131,8 @@ weston)
 	;;
 sway)
 	: "${user:=nobody}"
-	printf 'xwayland disable\noutput * bg #203040 solid_color\n' >"$run/sway.config"
+	printf 'xwayland disable\noutput * bg #203040 solid_color\n%s\n' \
+		"${FLIPFENCE_SWAY_CONFIG:-}" >"$run/sway.config"
 	compositor=(sway ${FLIPFENCE_SWAY_DEBUG:+-d} -c "$run/sway.config")
 	extra_env=(WLR_BACKENDS=drm WLR_RENDERER=pixman "${extra_env[@]}")
 	;;
