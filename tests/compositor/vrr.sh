@@ -111,11 +111,16 @@ awk 'FILENAME == ARGV[1] {
 	  printf "%d %.0f %.0f %.0f %.0f %.0f %.0f %d\n", $5, $3, t, ideal[$5 - 1], flushed[s], stamp[s], $2, $1 }' \
 	"$tmp/kernel" "$tmp/frames" >"$tmp/joined"
 
-bad=$(awk -v p="$period" '{ want = $5; if ($4 + p > want) want = $4 + p
+# A frame whose previous refresh is not in the trace (the count skipped it:
+# on the grid a vblank a late timer missed, under VRR a repeated frame a
+# stall skipped, flipkms_vblank's missed=) is not checked: they are
+# counted, and must be fewer than half the frames.
+bad=$(awk -v p="$period" '$4 == 0 { s++; next } { want = $5; if ($4 + p > want) want = $4 + p
 	if ($3 == 0 || $3 != want) { b++; w = w sprintf(" %d:%.0f:%.0f", $1, $3 - $4, $5 - $4) } }
-	END { print b + 0 w }' "$tmp/joined")
-check refresh-at-flush "$([ "${bad%% *}" = 0 ] && [ "$n" -gt 0 ] && [ "$period" -gt 0 ]; echo $?)" \
-	"expected each refresh at max(flush, previous refresh + $period ns), ${bad%% *} not (msc:refresh-previous:flush-previous ns):$(echo "${bad#* }" | cut -c1-400)"
+	END { print b + 0, s + 0 w }' "$tmp/joined")
+skipped=$(echo "$bad" | cut -d' ' -f2)
+check refresh-at-flush "$([ "${bad%% *}" = 0 ] && [ "$n" -gt "$((2 * skipped))" ] && [ "$period" -gt 0 ]; echo $?)" \
+	"expected each refresh at max(flush, previous refresh + $period ns), ${bad%% *} not, $skipped without a previous refresh in the trace (msc:refresh-previous:flush-previous ns):$(echo "$bad" | cut -d' ' -f3- | cut -c1-400)"
 
 bad=$(awk '{ if ($6 == 0 || $6 - $6 % 1000 != $2) { b++; w = w sprintf(" %d:%.0f:%.0f", $1, $2, $6) } } END { print b + 0 w }' "$tmp/joined")
 check fence-is-event "$([ "${bad%% *}" = 0 ] && [ "$n" -gt 0 ]; echo $?)" \
@@ -123,15 +128,17 @@ check fence-is-event "$([ "${bad%% *}" = 0 ] && [ "$n" -gt 0 ]; echo $?)" \
 
 # The client's pace against the mode's grid. On the grid every presented
 # interval is a whole number of periods (present.sh checks it to the us);
-# under VRR an interval inside the range, above one period and below 1/MIN,
-# is the client's pace passed on by sway. The pace (RENDER, EXTRA) is set
+# under VRR an interval inside the range, above one period and below 1/MIN
+# and not a whole number of periods (1 us or more off: the times are cut to
+# the us), is the client's pace passed on by sway. The pace (RENDER, EXTRA) is set
 # inside the range, but under a loaded TCG guest sway's own latency moves
 # by milliseconds and some frames miss it (held to the period, or after a
 # repeated frame): at least half of the intervals must lie inside.
 longest=$(awk '/^crtc-0:/ { c = 1 } c && /vrr_range/ { split($2, r, "[-,]"); printf "%.0f", 1e9 / r[1]; exit }' "$tmp/status")
-inside=$(awk -v p="$period" -v l="${longest:-0}" 'NR > 1 { d = $2 - last; if (d > p + 1000 && d < l) i++ } { last = $2 } END { print i + 0 }' "$tmp/joined")
+inside=$(awk -v p="$period" -v l="${longest:-0}" 'NR > 1 { d = $2 - last; g = d - int(d / p + 0.5) * p
+	if (d > p && d < l && (g >= 1000 || g <= -1000)) i++ } { last = $2 } END { print i + 0 }' "$tmp/joined")
 check intervals-follow-pace "$([ $((2 * inside)) -ge $((n - 1)) ] && [ "$n" -gt 1 ]; echo $?)" \
-	"expected half the $((n - 1)) presented intervals or more inside the range, above $period ns and below ${longest:-?} ns: $inside are"
+	"expected half the $((n - 1)) presented intervals or more inside the range (above $period ns, below ${longest:-?} ns) and off the grid: $inside are"
 intervals() {	# KIND(0 short, 1 long) COLUMN: that interval of each frame, in us
 	awk -v kind="$1" -v col="$2" 'NR > 1 && ($8 % 2 == 0) == kind && $8 == last + 1 {
 		printf "%.0f\n", ($col - prev[col]) / 1000 } { last = $8; prev[2] = $2; prev[7] = $7 }' "$tmp/joined" | sort -n
