@@ -75,7 +75,7 @@ check_eq json-failed-status "failed/a flip took too long" "$(jq -r '.status + "/
 csv=$dir/run.csv
 check_eq csv-rows 51 "$(wc -l <"$csv")"
 header_cols=$(head -1 "$csv" | awk -F, '{ print NF }')
-check_eq csv-columns 25 "$header_cols"
+check_eq csv-columns 31 "$header_cols"
 check_eq csv-every-row-full 0 "$(awk -F, -v n="$header_cols" 'NF != n' "$csv" | wc -l)"
 # Column NAME of the row of flip INDEX, found by the header, not by position.
 col() {	# NAME INDEX

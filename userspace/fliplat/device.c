@@ -280,6 +280,7 @@ static void lookup_props(int fd, struct fl_output *out)
 	out->crtc_active = prop_id(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE");
 	out->crtc_out_fence_ptr = prop_id(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC,
 					  "OUT_FENCE_PTR");
+	out->crtc_vrr_enabled = prop_id(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "VRR_ENABLED");
 	out->plane_fb_id = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID");
 	out->plane_crtc_id = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID");
 	out->plane_in_fence_fd = prop_id(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "IN_FENCE_FD");
@@ -335,11 +336,81 @@ static void free_fb(int fd, struct fl_fb *fb)
 	*fb = (struct fl_fb){ 0 };
 }
 
+/*
+ * The vertical range of the EDID's range limits descriptor (tag 0xFD), in
+ * Hz; false if the connector has no EDID or the EDID no such descriptor.
+ */
+static bool edid_vrr_range(int fd, uint32_t connector, unsigned int *min, unsigned int *max)
+{
+	drmModePropertyBlobRes *blob;
+	const uint8_t *e, *d;
+	uint64_t id = 0;
+	bool found = false;
+	size_t k;
+
+	if (!prop_value(fd, connector, DRM_MODE_OBJECT_CONNECTOR, "EDID", &id) || !id)
+		return false;
+	blob = drmModeGetPropertyBlob(fd, (uint32_t)id);
+	if (!blob)
+		return false;
+	e = blob->data;
+	/* The four 18-byte descriptors of the base block. */
+	for (k = 0; blob->length >= 128 && k < 4 && !found; k++) {
+		d = e + 54 + 18 * k;
+		if (d[0] || d[1] || d[3] != 0xfd)
+			continue;
+		/* Byte 4's bits 0 and 1: 255 Hz more for the minimum and maximum. */
+		*min = d[5] + (d[4] & 1 ? 255 : 0);
+		*max = d[6] + (d[4] & 2 ? 255 : 0);
+		found = *min && *min <= *max;
+	}
+	drmModeFreePropertyBlob(blob);
+	return found;
+}
+
+/*
+ * --vrr: a vrr_capable connector, a CRTC with VRR_ENABLED, a range (given,
+ * or the EDID's) and a mode inside it, where VRR applies; FL_EXIT_*.
+ */
+static int check_vrr(const struct fl_device *dev, struct fl_output *out,
+		     const struct fl_options *o)
+{
+	uint64_t capable = 0;
+	unsigned int hz = out->mode.vrefresh;
+
+	if (!prop_value(dev->fd, out->connector_id, DRM_MODE_OBJECT_CONNECTOR, "vrr_capable",
+			&capable) || !capable) {
+		fprintf(stderr, "fliplat: %s's connector %s is not vrr_capable: no variable "
+			"refresh to measure (drop --vrr)\n", dev->driver, out->connector);
+		return FL_EXIT_UNSUPPORTED;
+	}
+	if (!out->crtc_vrr_enabled) {
+		fprintf(stderr, "fliplat: %s's CRTC %u has no VRR_ENABLED property (drop --vrr)\n",
+			dev->driver, out->crtc_id);
+		return FL_EXIT_UNSUPPORTED;
+	}
+	out->vrr_min_hz = o->vrr_min_hz;
+	out->vrr_max_hz = o->vrr_max_hz;
+	if (!out->vrr_min_hz &&
+	    !edid_vrr_range(dev->fd, out->connector_id, &out->vrr_min_hz, &out->vrr_max_hz)) {
+		fprintf(stderr, "fliplat: %s's EDID has no range limits: give the range, "
+			"--vrr-range MIN-MAX\n", out->connector);
+		return FL_EXIT_UNSUPPORTED;
+	}
+	if (hz < out->vrr_min_hz || hz > out->vrr_max_hz) {
+		fprintf(stderr, "fliplat: mode %s at %u Hz is outside the VRR range %u-%u Hz, "
+			"where the display keeps its fixed refresh (pick a --refresh inside)\n",
+			out->mode.name, hz, out->vrr_min_hz, out->vrr_max_hz);
+		return FL_EXIT_UNSUPPORTED;
+	}
+	return FL_EXIT_OK;
+}
+
 /* What a mode needs from the driver for @o's flips; FL_EXIT_*. */
-static int check_features(const struct fl_device *dev, const struct fl_output *out,
+static int check_features(const struct fl_device *dev, struct fl_output *out,
 			  const struct fl_options *o)
 {
-	if (o->mode == FL_MODE_LEGACY)
+	if (!fl_mode_has_fence(o->mode))
 		return FL_EXIT_OK;
 	if (!out->crtc_out_fence_ptr) {
 		fprintf(stderr, "fliplat: %s's CRTC %u has no OUT_FENCE_PTR property: no "
@@ -351,7 +422,7 @@ static int check_features(const struct fl_device *dev, const struct fl_output *o
 			"--infence)\n", dev->driver, out->plane_id);
 		return FL_EXIT_UNSUPPORTED;
 	}
-	return FL_EXIT_OK;
+	return o->vrr ? check_vrr(dev, out, o) : FL_EXIT_OK;
 }
 
 static int pick_outputs(struct fl_device *dev, const struct fl_options *o)
@@ -443,6 +514,22 @@ static int check_monotonic(const struct fl_device *dev)
 	return FL_EXIT_OK;
 }
 
+/* --async: the driver must take DRM_MODE_PAGE_FLIP_ASYNC (vkms does not). */
+static int check_async(const struct fl_device *dev, const struct fl_options *o)
+{
+	uint64_t async = 0;
+
+	if (o->mode != FL_MODE_ASYNC)
+		return FL_EXIT_OK;
+	if (drmGetCap(dev->fd, DRM_CAP_ASYNC_PAGE_FLIP, &async) || !async) {
+		fprintf(stderr, "fliplat: %s (%s) has no async page flips "
+			"(DRM_CAP_ASYNC_PAGE_FLIP is 0): no tearing flips to measure "
+			"(drop --async)\n", dev->path, dev->driver);
+		return FL_EXIT_UNSUPPORTED;
+	}
+	return FL_EXIT_OK;
+}
+
 int fl_device_open(struct fl_device *dev, const struct fl_options *o)
 {
 	unsigned int i;
@@ -457,11 +544,13 @@ int fl_device_open(struct fl_device *dev, const struct fl_options *o)
 	if (ret)
 		goto fail;
 	ret = check_monotonic(dev);
+	if (!ret)
+		ret = check_async(dev, o);
 	if (ret)
 		goto fail;
 	drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
 	dev->atomic = !drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ATOMIC, 1);
-	if (!dev->atomic && o->mode != FL_MODE_LEGACY) {
+	if (!dev->atomic && fl_mode_has_fence(o->mode)) {
 		fprintf(stderr, "fliplat: %s (%s) has no atomic modesetting: no out-fences "
 			"(try --legacy)\n", dev->path, dev->driver);
 		ret = FL_EXIT_UNSUPPORTED;
@@ -517,7 +606,7 @@ static int add_output(drmModeAtomicReq *req, const struct fl_output *out, uint64
 	return ret < 0 ? ret : 0;
 }
 
-static int atomic_modeset(struct fl_device *dev)
+static int atomic_modeset(struct fl_device *dev, bool vrr)
 {
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
 	unsigned int i;
@@ -537,6 +626,10 @@ static int atomic_modeset(struct fl_device *dev)
 		else
 			ret = add_output(req, out, out->crtc_id, out->mode_blob, 1,
 					 out->fb[0].fb_id, out->crtc_id, src, dst);
+		/* VRR is active from the refresh that latches the modeset. */
+		if (!ret && vrr)
+			ret = drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_vrr_enabled,
+						       1) < 0 ? -EINVAL : 0;
 	}
 	if (!ret)
 		ret = drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
@@ -606,6 +699,10 @@ static void restore_outputs(struct fl_device *dev)
 
 		ret = s->valid ? add_output(req, out, s->conn_crtc, s->mode_id, s->active, s->fb,
 					    s->plane_crtc, s->src, s->dst) : -EINVAL;
+		/* --vrr set it; nothing else fliplat knows of did. */
+		if (!ret && out->vrr_min_hz)
+			ret = drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_vrr_enabled,
+						       0) < 0 ? -EINVAL : 0;
 	}
 	if (req && !ret && !drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
 						 NULL)) {
@@ -632,8 +729,8 @@ int fl_device_modeset(struct fl_device *dev, const struct fl_options *o)
 		save_output(dev->fd, dev->atomic, &dev->outputs[i]);
 	/* Even a failed modeset may have changed some outputs: restore them all. */
 	dev->modeset = true;
-	if (dev->atomic && o->mode != FL_MODE_LEGACY) {
-		ret = atomic_modeset(dev);
+	if (dev->atomic && fl_mode_has_fence(o->mode)) {
+		ret = atomic_modeset(dev, o->vrr);
 	} else {
 		for (i = 0; i < dev->noutputs && !ret; i++) {
 			struct fl_output *out = &dev->outputs[i];

@@ -38,6 +38,9 @@ struct fl_output {
 	uint32_t plane_fb_id, plane_crtc_id, plane_in_fence_fd;
 	uint32_t plane_src[4], plane_crtc[4];	/* x, y, w, h */
 	uint32_t mode_blob;
+	/* --vrr: the CRTC's VRR_ENABLED and the range refreshes follow. */
+	uint32_t crtc_vrr_enabled;
+	unsigned int vrr_min_hz, vrr_max_hz;
 	struct fl_saved saved;
 };
 

@@ -157,8 +157,9 @@ static int commit(struct loop *l, struct lane *lane, int in_fence)
 	uint32_t flags;
 	int ret;
 
-	if (l->o->mode == FL_MODE_LEGACY)
-		return drmModePageFlip(l->dev->fd, out->crtc_id, fb, DRM_MODE_PAGE_FLIP_EVENT,
+	if (l->o->mode == FL_MODE_LEGACY || l->o->mode == FL_MODE_ASYNC)
+		return drmModePageFlip(l->dev->fd, out->crtc_id, fb, DRM_MODE_PAGE_FLIP_EVENT |
+				       (l->o->mode == FL_MODE_ASYNC ? DRM_MODE_PAGE_FLIP_ASYNC : 0),
 				       cookie) ? -errno : 0;
 
 	req = drmModeAtomicAlloc();
@@ -182,6 +183,26 @@ static int commit(struct loop *l, struct lane *lane, int in_fence)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * --vrr: sleeps until the pause of the sweep after the refresh that showed
+ * the lane's last flip (none before the first flip).
+ */
+static void vrr_pace(struct loop *l, struct lane *lane)
+{
+	const struct fl_crtc *c = &l->run->crtcs[lane->index];
+	int64_t at;
+	struct timespec ts;
+
+	if (!l->o->vrr || !lane->last_event_ns)
+		return;
+	at = lane->last_event_ns + fl_vrr_gap_ns(lane->submitted, c->period_ns,
+						  fl_vrr_max_frame_ns(c->vrr_min_hz));
+	ts.tv_sec = at / 1000000000;
+	ts.tv_nsec = at % 1000000000;
+	/* Interrupted (Ctrl-C): submit now, the loop stops after this flip. */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 static int submit(struct loop *l, struct lane *lane)
 {
 	struct fl_flip *f = new_flip(l, lane);
@@ -190,6 +211,7 @@ static int submit(struct loop *l, struct lane *lane)
 
 	if (!f)
 		return -ENOMEM;
+	vrr_pace(l, lane);
 	if (l->o->mode == FL_MODE_INFENCE) {
 		in_fence = sw_sync_fence_create(lane->timeline, "fliplat-frame",
 						lane->submitted + 1);
@@ -219,7 +241,7 @@ static int submit(struct loop *l, struct lane *lane)
 	lane->in_fence = in_fence;
 	if (l->o->mode == FL_MODE_INFENCE && arm_renderer(l, lane, f->submit_ns))
 		return -errno;
-	lane->fence = l->o->mode == FL_MODE_LEGACY ? -1 : lane->out_fence;
+	lane->fence = fl_mode_has_fence(l->o->mode) ? lane->out_fence : -1;
 	if (lane->fence >= 0)
 		fl_fence_waiter_arm(&lane->waiter, lane->fence);
 	lane->pending = true;
@@ -363,13 +385,22 @@ static void flip_event(int fd, unsigned int seq, unsigned int sec, unsigned int 
 		f->interval_ns = f->event_ns - lane->last_event_ns;
 		f->has_interval = true;
 	}
-	fl_judge_flip(f, &(struct fl_bounds){
-		.known = lane->seq_known, .blocking = l->o->blocking,
-		.before = lane->seq_before, .after = lane->seq_after,
-		/* In-fence mode: the renderer has not signalled the frame yet. */
-		.ready = !lane->rendering,
-		.period_ns = l->run->crtcs[f->crtc].period_ns,
-	});
+	/*
+	 * A tearing flip is shown between vblanks and does not move the
+	 * count: no vblank was the first that could show it, none missed.
+	 */
+	if (l->o->mode != FL_MODE_ASYNC)
+		fl_judge_flip(f, &(struct fl_bounds){
+			.known = lane->seq_known, .blocking = l->o->blocking,
+			.before = lane->seq_before, .after = lane->seq_after,
+			/* In-fence mode: the renderer has not signalled the frame yet. */
+			.ready = !lane->rendering,
+			.period_ns = l->run->crtcs[f->crtc].period_ns,
+		});
+	if (l->o->vrr && lane->last_event_ns)
+		fl_vrr_judge(f, lane->last_event_ns, lane->last_event_seq,
+			     l->run->crtcs[f->crtc].period_ns,
+			     fl_vrr_max_frame_ns(l->run->crtcs[f->crtc].vrr_min_hz));
 	lane->last_event_ns = f->event_ns;
 	lane->last_event_seq = seq;
 	lane->got_event = true;
@@ -465,7 +496,7 @@ static int setup_lanes(struct loop *l)
 			.timeline = -1, .timer = -1, .in_fence = -1,
 		};
 		l->nlanes = i + 1;
-		if (l->o->mode == FL_MODE_LEGACY)
+		if (!fl_mode_has_fence(l->o->mode))
 			continue;
 		ret = fl_fence_waiter_start(&lane->waiter);
 		if (ret) {

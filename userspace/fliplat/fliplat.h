@@ -19,6 +19,29 @@ enum fl_mode {
 	FL_MODE_ATOMIC,		/* atomic commit + OUT_FENCE_PTR (default) */
 	FL_MODE_LEGACY,		/* drmModePageFlip with an event, no fence */
 	FL_MODE_INFENCE,	/* atomic + IN_FENCE_FD from a sw_sync renderer */
+	/*
+	 * drmModePageFlip with DRM_MODE_PAGE_FLIP_ASYNC: a tearing flip, shown
+	 * at once, not at a vblank. Legacy on every kernel: 6.12's atomic form
+	 * refuses OUT_FENCE_PTR, so it would measure nothing more.
+	 */
+	FL_MODE_ASYNC,
+};
+
+/* The modes whose flips have an out-fence (and a fence waiter). */
+static inline bool fl_mode_has_fence(enum fl_mode mode)
+{
+	return mode == FL_MODE_ATOMIC || mode == FL_MODE_INFENCE;
+}
+
+/*
+ * --vrr: how the refresh that showed a flip was placed, by the model of
+ * Documentation/fliplat.rst, "Variable refresh" (the CSV's vrr_kind).
+ */
+enum fl_vrr_kind {
+	FL_VRR_UNJUDGED = 0,	/* not --vrr, or no previous refresh to start from */
+	FL_VRR_FLUSH = 1,	/* started at the flip's flush */
+	FL_VRR_WAIT = 2,	/* the flip came sooner: one mode period after the last */
+	FL_VRR_REPEAT = 3,	/* repeated frames at 1/MIN came first, then the flip's */
 };
 
 /* One flip, in submit order. */
@@ -67,6 +90,17 @@ struct fl_flip {
 	bool unready;
 	bool seq_known;		/* the vblank counts above could be read */
 	int fence_error;	/* < 0: the out-fence signalled with this error */
+	/*
+	 * --vrr: submit minus the previous refresh that showed a flip
+	 * (@vrr_gap_ns, the pace fliplat drove), the repeated frames between
+	 * (from the vblank count), when the model says the refresh could
+	 * start at the earliest, and whether the event broke the model.
+	 */
+	enum fl_vrr_kind vrr_kind;
+	int64_t vrr_gap_ns;
+	unsigned int vrr_repeats;
+	int64_t vrr_earliest_ns;
+	bool vrr_broken;
 };
 
 struct fl_crtc {
@@ -76,6 +110,8 @@ struct fl_crtc {
 	unsigned int hdisplay, vdisplay;
 	uint32_t vrefresh_mhz;	/* from the mode's clock/htotal/vtotal */
 	int64_t period_ns;	/* one frame at that refresh rate */
+	/* --vrr: the range refreshes follow; the longest frame is 1/MIN s. */
+	unsigned int vrr_min_hz, vrr_max_hz;
 };
 
 /*
@@ -86,10 +122,12 @@ struct fl_limits {
 	long max_missed;	/* --max-missed: flips that missed a vblank */
 	long max_late;		/* --max-late: in-fence frames the renderer made late */
 	long max_early;		/* --max-early: flips shown before possible */
+	long max_vrr_breaks;	/* --max-vrr-breaks: refreshes that broke the VRR model */
 	struct rp_p99_limits p99;	/* --max-p99-us METRIC=US */
 };
 
-#define FL_NO_LIMITS ((struct fl_limits){ .max_missed = -1, .max_late = -1, .max_early = -1 })
+#define FL_NO_LIMITS ((struct fl_limits){ .max_missed = -1, .max_late = -1, .max_early = -1, \
+				     .max_vrr_breaks = -1 })
 
 /* The version of fliplat's JSON (Documentation/fliplat-formats.rst). */
 #define FL_JSON_SCHEMA	2
@@ -104,6 +142,7 @@ struct fl_run {
 	char kernel[160];	/* uname -sr */
 	enum fl_mode mode;
 	bool nonblock;		/* DRM_MODE_ATOMIC_NONBLOCK / async legacy flip */
+	bool vrr;		/* --vrr: VRR_ENABLED set, flips paced by fl_vrr_gap_ns() */
 	int64_t render_ns;	/* in-fence mode: fixed render time ... */
 	int64_t render_jitter_ns; /* ... plus uniform random [0, jitter) */
 	unsigned int warmup;	/* flips per CRTC left out of the statistics */
@@ -158,6 +197,8 @@ struct fl_counts {
 	size_t unready;		/* in-fence mode: shown before the in-fence signalled */
 	size_t bad_intervals;	/* vblank intervals <= 0: a driver bug */
 	size_t retries;		/* EBUSY refusals retried */
+	size_t vrr_judged;	/* --vrr: flips judged by the refresh model ... */
+	size_t vrr_breaks;	/* ... and those whose refresh broke it */
 };
 
 void fl_run_counts(const struct fl_run *run, struct fl_counts *out);
@@ -234,9 +275,35 @@ void fl_judge_flip(struct fl_flip *f, const struct fl_bounds *b);
  */
 const char *fl_check_event(const struct fl_run *run, size_t rec, uint32_t crtc_id);
 
+/* --- vrr.c: the variable refresh model, as flipkms and a VRR panel follow it */
+
+/* The longest frame of a VRR range whose slowest rate is @min_hz. */
+int64_t fl_vrr_max_frame_ns(unsigned int min_hz);
+
+/*
+ * The pause fliplat leaves between the refresh that showed flip @k's
+ * predecessor and flip @k's submit: a sweep that repeats every 10 flips,
+ * from half the mode period @period_ns to 2.5 longest frames @max_frame_ns,
+ * so that every rule of the model is met in turn.
+ */
+int64_t fl_vrr_gap_ns(unsigned int k, int64_t period_ns, int64_t max_frame_ns);
+
+/*
+ * Judges flip @f's refresh (its submit_ns, event_ns and event_seq) after
+ * the previous one that showed a flip (@last_ns, @last_seq): sets vrr_kind,
+ * vrr_gap_ns, vrr_repeats, vrr_earliest_ns and vrr_broken. The refresh must
+ * come no sooner than one period after the latest refresh, repeated frames
+ * (the vblank count's extra steps) each exactly 1/MIN s after the one
+ * before; either exactly one period after it, or later and then at most one
+ * period after submit (the flush follows submit by the commit's own work);
+ * and no later than 1/MIN s after it (else a repeated frame was due first).
+ */
+void fl_vrr_judge(struct fl_flip *f, int64_t last_ns, uint32_t last_seq, int64_t period_ns,
+		  int64_t max_frame_ns);
+
 /* --- report*.c: 0 on success, -1 with errno set ------------------------- */
 
-const char *fl_mode_name(enum fl_mode mode);	/* "atomic", "legacy", "infence" */
+const char *fl_mode_name(enum fl_mode mode);	/* "atomic", "legacy", "infence", "async" */
 
 int fl_report_table(FILE *f, const struct fl_run *run);
 int fl_report_csv(FILE *f, const struct fl_run *run);

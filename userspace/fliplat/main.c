@@ -29,6 +29,7 @@ static void describe(struct fl_run *run, const struct fl_device *dev, const stru
 		snprintf(run->kernel, sizeof(run->kernel), "%s %s", u.sysname, u.release);
 	run->mode = o->mode;
 	run->nonblock = !o->blocking;
+	run->vrr = o->vrr;
 	run->render_ns = o->mode == FL_MODE_INFENCE ? (int64_t)o->render_us * 1000 : 0;
 	run->render_jitter_ns = o->mode == FL_MODE_INFENCE ?
 				(int64_t)o->render_jitter_us * 1000 : 0;
@@ -49,6 +50,8 @@ static void describe(struct fl_run *run, const struct fl_device *dev, const stru
 		c->vdisplay = out->mode.vdisplay;
 		c->period_ns = fl_mode_period_ns(&out->mode);
 		c->vrefresh_mhz = c->period_ns ? (uint32_t)(1e12 / c->period_ns + 0.5) : 0;
+		c->vrr_min_hz = out->vrr_min_hz;
+		c->vrr_max_hz = out->vrr_max_hz;
 	}
 }
 

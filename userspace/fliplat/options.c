@@ -45,6 +45,17 @@ static const char usage[] =
 "                   fence deadlines, 6.12 here): CSV deadline_ns and\n"
 "                   deadline_slack_ns (deadline - ready), JSON \"deadlines\"\n"
 "  --blocking       atomic commits without DRM_MODE_ATOMIC_NONBLOCK\n"
+"  --async          tearing flips: drmModePageFlip with DRM_MODE_PAGE_FLIP_ASYNC\n"
+"                   (legacy on every kernel: 6.12's atomic async flip refuses\n"
+"                   OUT_FENCE_PTR, so it has no fence either); event-submit is\n"
+"                   the flip-to-scanout latency. Needs DRM_CAP_ASYNC_PAGE_FLIP\n"
+"  --vrr            variable refresh, atomic modes: sets the CRTC's VRR_ENABLED\n"
+"                   (the connector must be vrr_capable and the mode's rate in\n"
+"                   the range, the EDID's or --vrr-range) and paces flips in a\n"
+"                   sweep from a quarter of the mode period to 2.5/MIN s after\n"
+"                   the last refresh; judges each refresh by the model (at the\n"
+"                   flush; one period after the last if sooner; repeated frames\n"
+"                   every 1/MIN s if later): CSV vrr_*, JSON counts vrr_breaks\n"
 "\n"
 "Options:\n"
 "  -d, --device PATH       KMS device (default: the first /dev/dri/card* with\n"
@@ -58,6 +69,8 @@ static const char usage[] =
 "  -n, --flips N           flips per CRTC after warm-up (default 300)\n"
 "  -t, --duration SECONDS  flip for this long instead of a count (not with -n)\n"
 "  -w, --warmup N          flips per CRTC not counted (default 10)\n"
+"      --vrr-range MIN-MAX  --vrr: the range in Hz the display follows, when\n"
+"                          the EDID has none or says otherwise\n"
 "      --render-us US      in-fence mode: render time (default 5000)\n"
 "      --render-jitter-us US  in-fence mode: random extra render time (0)\n"
 "      --seed N            seed of the render-time jitter (default 1)\n"
@@ -73,6 +86,7 @@ static const char usage[] =
 "      --max-missed N      flips that missed at least one vblank\n"
 "      --max-late N        in-fence mode: frames the renderer made late\n"
 "      --max-early N       flips shown before they were possible (driver bug)\n"
+"      --max-vrr-breaks N  --vrr: refreshes that broke the VRR model\n"
 "      --max-p99-us METRIC=US  the p99 of a time metric above, in us, over all\n"
 "                          CRTCs (repeatable; a metric not observed breaks it)\n"
 "\n"
@@ -83,13 +97,15 @@ static const char usage[] =
 "\n"
 "Exit status: 0 ok, 1 the run failed, 2 usage, 3 no KMS device/output/mode,\n"
 "4 permission denied, 5 device busy (another DRM master), 6 unsupported by\n"
-"the driver (no atomic, no OUT_FENCE_PTR, no sw_sync for --infence),\n"
+"the driver (no atomic, no OUT_FENCE_PTR, no sw_sync for --infence, no async\n"
+"page flips for --async, no vrr_capable connector or range for --vrr),\n"
 "7 a threshold broken.\n";
 
 enum {
 	OPT_CRTC = 256, OPT_CRTCS, OPT_LEGACY, OPT_INFENCE, OPT_BLOCKING, OPT_RENDER,
 	OPT_JITTER, OPT_SEED, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TRACE, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_MAX_MISSED, OPT_MAX_LATE, OPT_MAX_EARLY, OPT_MAX_P99,
+	OPT_MAX_MISSED, OPT_MAX_LATE, OPT_MAX_EARLY, OPT_MAX_P99, OPT_ASYNC, OPT_VRR,
+	OPT_MAX_VRR_BREAKS, OPT_VRR_RANGE,
 };
 
 static const struct option longopts[] = {
@@ -105,6 +121,10 @@ static const struct option longopts[] = {
 	{ "legacy", no_argument, NULL, OPT_LEGACY },
 	{ "infence", no_argument, NULL, OPT_INFENCE },
 	{ "blocking", no_argument, NULL, OPT_BLOCKING },
+	{ "async", no_argument, NULL, OPT_ASYNC },
+	{ "vrr", no_argument, NULL, OPT_VRR },
+	{ "vrr-range", required_argument, NULL, OPT_VRR_RANGE },
+	{ "max-vrr-breaks", required_argument, NULL, OPT_MAX_VRR_BREAKS },
 	{ "render-us", required_argument, NULL, OPT_RENDER },
 	{ "render-jitter-us", required_argument, NULL, OPT_JITTER },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -152,6 +172,20 @@ static int parse_mode(const char *arg, struct fl_options *o)
 		    o->refresh <= 1000)
 			return 0;
 	fprintf(stderr, "fliplat: --mode wants WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, not '%s'\n", arg);
+	return -1;
+}
+
+/* --vrr's MIN-MAX in Hz. */
+static int parse_vrr_range(const char *arg, struct fl_options *o)
+{
+	char dash, extra;
+
+	if (sscanf(arg, "%u%c%u%c", &o->vrr_min_hz, &dash, &o->vrr_max_hz, &extra) == 3 &&
+	    dash == '-' && arg[0] != '-' && o->vrr_min_hz >= 1 &&
+	    o->vrr_min_hz <= o->vrr_max_hz && o->vrr_max_hz <= 1000)
+		return 0;
+	fprintf(stderr, "fliplat: --vrr-range wants MIN-MAX in Hz, 1 <= MIN <= MAX <= 1000, not '%s'\n",
+		arg);
 	return -1;
 }
 
@@ -219,6 +253,21 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 			break;
 		case OPT_BLOCKING:
 			o->blocking = true;
+			break;
+		case OPT_ASYNC:
+			o->mode = FL_MODE_ASYNC;
+			break;
+		case OPT_VRR:
+			o->vrr = true;
+			break;
+		case OPT_VRR_RANGE:
+			if (parse_vrr_range(optarg, o))
+				return -1;
+			break;
+		case OPT_MAX_VRR_BREAKS:
+			if (number("--max-vrr-breaks", optarg, 0, 100000000, &v))
+				return -1;
+			o->limits.max_vrr_breaks = v;
 			break;
 		case OPT_RENDER:
 			if (number("--render-us", optarg, 0, 10000000, &o->render_us))
@@ -295,7 +344,7 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 	}
 	if (o->duration_s > 0)
 		o->flips = 0;
-	if (o->blocking && o->mode == FL_MODE_LEGACY) {
+	if (o->blocking && !fl_mode_has_fence(o->mode)) {
 		fputs("fliplat: --blocking is for atomic commits; legacy page flips are always "
 		      "asynchronous\n", stderr);
 		return -1;
@@ -308,6 +357,25 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 	}
 	if (o->limits.max_late >= 0 && o->mode != FL_MODE_INFENCE) {
 		fputs("fliplat: --max-late counts the renderer's late frames: it needs --infence\n",
+		      stderr);
+		return -1;
+	}
+	if (o->vrr && !fl_mode_has_fence(o->mode)) {
+		fputs("fliplat: --vrr sets VRR_ENABLED with atomic commits: drop --legacy/--async\n",
+		      stderr);
+		return -1;
+	}
+	/* The pace is kept by sleeping in the one loop: one output at a time. */
+	if (o->vrr && o->all_outputs) {
+		fputs("fliplat: --vrr paces one output: drop --crtcs all\n", stderr);
+		return -1;
+	}
+	if (o->vrr_min_hz && !o->vrr) {
+		fputs("fliplat: --vrr-range is the range of --vrr: add --vrr\n", stderr);
+		return -1;
+	}
+	if (o->limits.max_vrr_breaks >= 0 && !o->vrr) {
+		fputs("fliplat: --max-vrr-breaks counts breaks of the VRR model: it needs --vrr\n",
 		      stderr);
 		return -1;
 	}

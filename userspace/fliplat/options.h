@@ -32,6 +32,9 @@ struct fl_options {
 	unsigned int width, height, refresh;	/* --mode / --refresh, 0: preferred */
 	enum fl_mode mode;
 	bool blocking;
+	/* --vrr: VRR_ENABLED, paced flips; --vrr-range, else 0-0: the EDID's. */
+	bool vrr;
+	unsigned int vrr_min_hz, vrr_max_hz;
 	unsigned int flips;	/* per CRTC; 0 with --duration */
 	double duration_s;
 	unsigned int warmup;

@@ -44,6 +44,14 @@ COLUMN(unready, p->ready_ns, p->unready)
 /* In-fence mode: empty where the in-fence had no deadline (or none could be read). */
 COLUMN(deadline_ns, p->deadline_ns, p->deadline_ns)
 COLUMN(deadline_slack_ns, p->deadline_ns && p->ready_ns, p->deadline_ns - p->ready_ns)
+/* Flip to scanout (--async), the latch delay (--vrr). */
+COLUMN(event_minus_submit_ns, p->event_ns && p->submit_ns, p->event_ns - p->submit_ns)
+/* --vrr: empty where the flip was not judged (no refresh before it). */
+COLUMN(vrr_gap_ns, p->vrr_kind, p->vrr_gap_ns)
+COLUMN(vrr_kind, p->vrr_kind, p->vrr_kind)
+COLUMN(vrr_repeats, p->vrr_kind, p->vrr_repeats)
+COLUMN(vrr_earliest_ns, p->vrr_kind, p->vrr_earliest_ns)
+COLUMN(vrr_broken, p->vrr_kind, p->vrr_broken)
 
 static const struct rp_csv_column columns[] = {
 	RP_CSV_COLUMN(index), RP_CSV_COLUMN(crtc), RP_CSV_COLUMN(crtc_id),
@@ -57,6 +65,8 @@ static const struct rp_csv_column columns[] = {
 	/* Added after the rest (schema 2 readers find columns by name). */
 	RP_CSV_COLUMN(signal_minus_event_ns), RP_CSV_COLUMN(wake_minus_event_read_ns),
 	RP_CSV_COLUMN(deadline_ns), RP_CSV_COLUMN(deadline_slack_ns),
+	RP_CSV_COLUMN(event_minus_submit_ns), RP_CSV_COLUMN(vrr_gap_ns), RP_CSV_COLUMN(vrr_kind),
+	RP_CSV_COLUMN(vrr_repeats), RP_CSV_COLUMN(vrr_earliest_ns), RP_CSV_COLUMN(vrr_broken),
 };
 
 int fl_report_csv(FILE *f, const struct fl_run *run)

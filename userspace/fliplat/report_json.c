@@ -22,6 +22,9 @@ static void counts(struct rp_json *j, const struct fl_run *run)
 	rp_json_int(j, "unready_flips", c.unready);
 	rp_json_int(j, "bad_vblank_intervals", c.bad_intervals);
 	rp_json_int(j, "ebusy_retries", c.retries);
+	/* --vrr only (else 0): refreshes judged by the model, and its breaks. */
+	rp_json_int(j, "vrr_judged", c.vrr_judged);
+	rp_json_int(j, "vrr_breaks", c.vrr_breaks);
 	rp_json_close(j);
 }
 
@@ -63,6 +66,8 @@ static void crtc(struct rp_json *j, const struct fl_crtc *c, const struct rp_sam
 	rp_json_int(j, "vdisplay", c->vdisplay);
 	rp_json_number(j, "vrefresh_hz", c->vrefresh_mhz / 1e3, true);
 	rp_json_int(j, "period_ns", c->period_ns);
+	rp_json_int(j, "vrr_min_hz", c->vrr_min_hz);
+	rp_json_int(j, "vrr_max_hz", c->vrr_max_hz);
 	rp_json_summary(j, "summary", s, group);
 	rp_json_close(j);
 }
@@ -88,6 +93,7 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	rp_json_object(&j, "config");
 	rp_json_string(&j, "mode", fl_mode_name(run->mode));
 	rp_json_bool(&j, "nonblock", run->nonblock);
+	rp_json_bool(&j, "vrr", run->vrr);
 	rp_json_int(&j, "render_ns", run->render_ns);
 	rp_json_int(&j, "render_jitter_ns", run->render_jitter_ns);
 	rp_json_int(&j, "seed", run->seed);

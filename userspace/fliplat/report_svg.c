@@ -15,7 +15,7 @@
 
 int fl_report_svg(FILE *f, const struct fl_run *run)
 {
-	bool legacy = run->mode == FL_MODE_LEGACY;
+	bool legacy = !fl_mode_has_fence(run->mode);
 	const char **names = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*names));
 	char subject[160], header[400], started[32], (*labels)[24] = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*labels));
 	struct rp_samples s;

@@ -14,6 +14,8 @@ const char *fl_mode_name(enum fl_mode mode)
 		return "legacy";
 	case FL_MODE_INFENCE:
 		return "infence";
+	case FL_MODE_ASYNC:
+		return "async";
 	}
 	return "?";
 }
@@ -63,12 +65,17 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 		run->kernel);
 	if (run->mode == FL_MODE_LEGACY)
 		fputs("  mode legacy (drmModePageFlip, no out-fences)", f);
+	else if (run->mode == FL_MODE_ASYNC)
+		fputs("  mode async (tearing flips: drmModePageFlip with DRM_MODE_PAGE_FLIP_ASYNC, "
+		      "no out-fences; event-submit is flip-to-scanout)", f);
 	else
 		fprintf(f, "  mode %s, %s commits", fl_mode_name(run->mode),
 			run->nonblock ? "nonblocking" : "blocking");
 	if (run->mode == FL_MODE_INFENCE)
 		fprintf(f, ", render %.1f ms + up to %.1f ms", run->render_ns / 1e6,
 			run->render_jitter_ns / 1e6);
+	if (run->vrr)
+		fputs(", VRR_ENABLED, paced", f);
 	fprintf(f, "; %zu flips counted (+%u warm-up per CRTC) in %.1f s\n", counted_flips(run),
 		run->warmup, (run->finished_ns - run->started_ns) / 1e9);
 	for (i = 0; i < run->ncrtcs; i++) {
@@ -76,6 +83,10 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 
 		fprintf(f, "  CRTC %u -> %s: %s at %.3f Hz (%.3f ms a frame)\n", c->crtc_id,
 			c->connector, c->mode_name, c->vrefresh_mhz / 1e3, c->period_ns / 1e6);
+		if (run->vrr)
+			fprintf(f, "    VRR range %u-%u Hz: frames from %.3f to %.3f ms\n",
+				c->vrr_min_hz, c->vrr_max_hz, c->period_ns / 1e6,
+				fl_vrr_max_frame_ns(c->vrr_min_hz) / 1e6);
 	}
 	fputc('\n', f);
 	rp_table_write(f, &s, -1, unobserved);
@@ -89,10 +100,13 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 			c.late, c.unready);
 	fputc('\n', f);
 	deadlines(f, run);
+	if (run->vrr)
+		fprintf(f, "  VRR: %zu refreshes judged, %zu broke the model (event-submit is the "
+			"latch delay)\n", c.vrr_judged, c.vrr_breaks);
 	if (c.bad_intervals)
 		fprintf(f, "  %zu vblank intervals <= 0 (two flips at one vblank, or the "
 			"event time going back: a driver bug)\n", c.bad_intervals);
-	if (!run->nonblock && run->mode != FL_MODE_LEGACY)
+	if (!run->nonblock && fl_mode_has_fence(run->mode))
 		fputs("  blocking commits: missed vblanks count from the vblank before submit "
 		      "(a vblank during the ioctl counts)\n", f);
 	if (run->failure)

@@ -148,7 +148,7 @@ void fl_run_counts(const struct fl_run *run, struct fl_counts *out)
 		if (f->warmup)
 			continue;
 		out->flips++;
-		if (!f->event_ns || (run->mode != FL_MODE_LEGACY && !f->signal_ns))
+		if (!f->event_ns || (fl_mode_has_fence(run->mode) && !f->signal_ns))
 			out->incomplete++;
 		out->fence_errors += f->fence_error < 0;
 		out->missed_flips += f->missed > 0;
@@ -157,6 +157,8 @@ void fl_run_counts(const struct fl_run *run, struct fl_counts *out)
 		out->late += f->late;
 		out->unready += f->unready;
 		out->bad_intervals += f->has_interval && f->interval_ns <= 0;
+		out->vrr_judged += f->vrr_kind != FL_VRR_UNJUDGED;
+		out->vrr_breaks += f->vrr_broken;
 	}
 }
 
@@ -228,6 +230,9 @@ void fl_run_checks(const struct fl_run *run, struct rp_checks *out)
 			 run->mode == FL_MODE_INFENCE);
 	if (l->max_early >= 0)
 		rp_check(out, "--max-early", "early flips", l->max_early, c.early, true);
+	if (l->max_vrr_breaks >= 0)
+		rp_check(out, "--max-vrr-breaks", "refreshes that broke the VRR model",
+			 l->max_vrr_breaks, c.vrr_breaks, run->vrr);
 	if (l->p99.n) {
 		if (fl_run_samples(run, &s)) {
 			/* No memory for the samples: a limit not judged is not kept. */
