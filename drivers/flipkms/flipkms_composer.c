@@ -4,8 +4,10 @@
  * when something needs their pixels, and only then. It serves the DRM CRC
  * interface (source "auto": a CRC32 of the composed frame per vblank) and
  * the frame.ppm debugfs file.
- * It composes the frame a vblank latched (flipkms_frame.h), through its
- * framebuffers' kept mappings, so no modeset lock is taken.
+ * It composes what a refresh showed (flipkms_scan.c): the frame a vblank
+ * latched (flipkms_frame.h), or the bands of several where async flips
+ * tore the refresh, through the framebuffers' kept mappings, so no modeset
+ * lock is taken.
  *
  * A composition reads the buffers after the vblank that showed them, but
  * the flip event of the commit that takes a frame off screen hands its
@@ -38,6 +40,23 @@
 #include "flipkms_frame.h"
 
 /**
+ * flipkms_frame_compose_row() - compose one row of a frame or torn refresh
+ * @frame:	the frame, or a torn refresh
+ * @y:		the row
+ * @line:	room for the row
+ *
+ * A torn refresh's row is its band's frame's: from @below at and under the
+ * tear, from @above over it.
+ */
+void flipkms_frame_compose_row(const struct flipkms_frame *frame, int y,
+			       struct flipkms_pixel *line)
+{
+	while (frame->below)
+		frame = y >= frame->tear_row ? frame->below : frame->above;
+	flipkms_compose_line(frame, y, line);
+}
+
+/**
  * flipkms_compose_into() - write a frame into a buffer
  * @frame:	the frame
  * @fb:		an XRGB8888 or ARGB8888 framebuffer of the frame's size
@@ -64,7 +83,7 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
 	     fb->format->format != DRM_FORMAT_ARGB8888))
 		return -EINVAL;
 	for (y = 0; y < frame->height; y++) {
-		flipkms_compose_line(frame, y, line);
+		flipkms_frame_compose_row(frame, y, line);
 		cond_resched();
 		row = (u8 *)vaddr + y * fb->pitches[0];
 		for (x = 0; x < frame->width; x++) {
@@ -204,40 +223,28 @@ void flipkms_latch_shown(struct flipkms_output *out,
 /**
  * flipkms_frame_read_done() - a promised composition of @frame is done
  * @out:	its output
- * @frame:	the frame, whose @readers the promise counted
+ * @frame:	the frame, whose @readers the promise counted, or a torn
+ *		refresh, whose frames' @readers it counted
  *
  * Context: any.
  */
 void flipkms_frame_read_done(struct flipkms_output *out,
 			     struct flipkms_frame *frame)
 {
-	/*
-	 * flipkms_latch_shown() lists a held latch, then queues the work:
-	 * either this sees the latch listed, or the work it queues sees
-	 * this decrement (atomic_dec_and_test() and queue_work() are both
-	 * full barriers).
-	 */
-	if (atomic_dec_and_test(&frame->readers) &&
-	    !list_empty_careful(&out->held))
-		queue_work(system_unbound_wq, &out->release_work);
-}
+	struct flipkms_frame *shown;
 
-/*
- * The frame on screen, with a reference and a promise to read it (counted
- * in its readers), taken in one section with the latches, so that no latch
- * takes it off screen without seeing the promise.
- */
-static struct flipkms_frame *flipkms_shown_to_read(struct flipkms_output *out)
-{
-	struct flipkms_frame *frame;
-	unsigned long flags;
-
-	spin_lock_irqsave(&out->lock, flags);
-	frame = flipkms_frame_get(out->shown);
-	if (frame)
-		atomic_inc(&frame->readers);
-	spin_unlock_irqrestore(&out->lock, flags);
-	return frame;
+	for (; frame; frame = frame->above) {
+		shown = frame->below ?: frame;
+		/*
+		 * flipkms_latch_shown() lists a held latch, then queues the
+		 * work: either this sees the latch listed, or the work it
+		 * queues sees this decrement (atomic_dec_and_test() and
+		 * queue_work() are both full barriers).
+		 */
+		if (atomic_dec_and_test(&shown->readers) &&
+		    !list_empty_careful(&out->held))
+			queue_work(system_unbound_wq, &out->release_work);
+	}
 }
 
 /* The size of the frame on screen, without a read promise. */
@@ -342,6 +349,7 @@ int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source)
 	spin_unlock_irq(&out->crc_lock);
 	if (enable)
 		return 0;
+	flipkms_scan_crc_off(out);
 	drm_crtc_vblank_put(crtc);
 	/* Nothing of this session may reach the next one. */
 	cancel_work_sync(&out->crc_work);
@@ -369,7 +377,7 @@ static int flipkms_frame_crc(struct flipkms_output *out,
 			 frame->width > out->crtc.dev->mode_config.max_width))
 		return -EINVAL;
 	for (y = 0; y < frame->height; y++) {
-		flipkms_compose_line(frame, y, line);
+		flipkms_frame_compose_row(frame, y, line);
 		value = crc32_le(value, (const u8 *)line,
 				 frame->width * sizeof(*line));
 		/* A large frame takes long to compose under emulation. */
@@ -438,28 +446,27 @@ static void flipkms_crc_work(struct work_struct *work)
 }
 
 /**
- * flipkms_composer_vblank() - the CRC entry of a vblank
- * @out: the output, from its vblank timer
+ * flipkms_crc_refresh() - the CRC entry of a refresh that is over
+ * @out:	the output
+ * @frame:	what the refresh showed, with a reference and a promise to
+ *		read it, both passed on here
+ * @vblank:	the count of the vblank that began it
  *
- * Every vblank while CRCs are on gets an entry with the CRC of the frame it
- * showed. A frame is composed once, in a work item; until its CRC is known
- * the vblanks wait in order, and while FLIPKMS_CRC_QUEUE of them wait, new
- * ones get no entry (counted in crc_dropped).
+ * Every refresh that began while CRCs were on gets an entry with the CRC of
+ * what it showed, in vblank order. A frame is composed once, in a work
+ * item; until its CRC is known the refreshes wait in order, and while
+ * FLIPKMS_CRC_QUEUE of them wait, new ones get no entry (counted in
+ * crc_dropped).
+ *
+ * Context: any; called with &flipkms_output.lock held, which keeps the
+ * entries in order.
  */
-void flipkms_composer_vblank(struct flipkms_output *out)
+void flipkms_crc_refresh(struct flipkms_output *out,
+			 struct flipkms_frame *frame, u64 vblank)
 {
-	struct flipkms_frame *frame;
 	unsigned long flags;
 	unsigned int tail;
 	bool queued = false;
-	u64 vblank;
-
-	if (!READ_ONCE(out->crc_enabled))
-		return;
-	frame = flipkms_shown_to_read(out);
-	if (!frame)
-		return;
-	vblank = drm_crtc_vblank_count(&out->crtc);
 
 	spin_lock_irqsave(&out->crc_lock, flags);
 	/* Pairs with flipkms_frame_crc()'s release: @crc is written. */
@@ -486,6 +493,42 @@ void flipkms_composer_vblank(struct flipkms_output *out)
 	}
 }
 
+/**
+ * flipkms_composer_vblank() - a vblank ends a refresh and begins the next
+ * @out:	the output, from its vblank timer, after the vblank's latch
+ * @when:	the vblank's ideal time
+ */
+void flipkms_composer_vblank(struct flipkms_output *out, ktime_t when)
+{
+	struct flipkms_scan_done done = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->lock, flags);
+	flipkms_scan_begin(out, when, drm_crtc_vblank_count(&out->crtc), &done);
+	spin_unlock_irqrestore(&out->lock, flags);
+	flipkms_scan_finish(out, &done);
+}
+
+/**
+ * flipkms_composer_vblank_end() - a vblank ends the refresh in progress
+ * @out:	the output, from its vblank timer, before the vblank's latch
+ * @when:	the vblank's ideal time
+ *
+ * Before the latch, so that a latch taking a frame off screen finds the
+ * CRC of the refresh that ended given already, if it was known, and is
+ * not held for it.
+ */
+void flipkms_composer_vblank_end(struct flipkms_output *out, ktime_t when)
+{
+	struct flipkms_scan_done done = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->lock, flags);
+	flipkms_scan_end(out, when, false, &done);
+	spin_unlock_irqrestore(&out->lock, flags);
+	flipkms_scan_finish(out, &done);
+}
+
 int flipkms_composer_init(struct flipkms_output *out)
 {
 	spin_lock_init(&out->crc_lock);
@@ -508,6 +551,9 @@ void flipkms_composer_fini(struct flipkms_output *out)
 	flipkms_crc_drain(out);
 	kvfree(out->crc_line);
 	out->crc_line = NULL;
+	/* Off: no refresh in progress is composed any more. */
+	flipkms_frame_put(out->scan);
+	out->scan = NULL;
 	/*
 	 * A writeback still composing would give its frame back and queue
 	 * the release work again, which would then release the latches
@@ -563,7 +609,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 			vfree(ppm);
 			return -ENOMEM;
 		}
-		frame = flipkms_shown_to_read(out);
+		frame = flipkms_scan_to_read(out);
 		if (frame && frame->width == width && frame->height == height)
 			break;
 		if (frame) {
@@ -582,7 +628,7 @@ static int flipkms_frame_open(struct inode *inode, struct file *file)
 			  frame->height);
 	rgb = (u8 *)ppm->data + header;
 	for (y = 0; y < frame->height; y++) {
-		flipkms_compose_line(frame, y, line);
+		flipkms_frame_compose_row(frame, y, line);
 		cond_resched();
 		for (x = 0; x < frame->width; x++) {
 			*rgb++ = line[x].r >> 8;

@@ -365,8 +365,9 @@ static enum hrtimer_restart flipkms_vblank(struct hrtimer *timer)
 		trace_flipkms_vblank(drm_crtc_index(&out->crtc),
 				     drm_crtc_vblank_count(&out->crtc), when,
 				     frames - 1);
+		flipkms_composer_vblank_end(out, when);
 		flipkms_latch_pending(out, when, false);
-		flipkms_composer_vblank(out);
+		flipkms_composer_vblank(out, when);
 	}
 	dma_fence_end_signalling(cookie);
 
@@ -895,6 +896,7 @@ static bool flipkms_flip_async(struct flipkms_output *out,
 			       struct list_head *events)
 {
 	bool vblank = !drm_crtc_vblank_get(&out->crtc);
+	struct flipkms_scan_done done = {};
 	struct flipkms_frame *old;
 	ktime_t now;
 
@@ -907,10 +909,13 @@ static bool flipkms_flip_async(struct flipkms_output *out,
 	}
 	now = ktime_get();
 	old = out->shown;
+	/* It tears the refresh it lands in (flipkms_scan.c). */
+	flipkms_scan_async(out, frame, now, &done);
 	out->shown = frame;
 	if (frame)
 		flipkms_writeback_latched(out, frame);
 	spin_unlock_irq(&out->lock);
+	flipkms_scan_finish(out, &done);
 
 	trace_flipkms_commit_flush(drm_crtc_index(&out->crtc), seqno, now, true,
 				   true);
@@ -938,6 +943,7 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 	struct flipkms_output *out = crtc_to_flipkms_output(crtc);
 	struct drm_pending_vblank_event *event = crtc_state->event;
 	struct flipkms_frame *frame = fstate->frame, *old;
+	struct flipkms_scan_done done = {};
 	u64 seqno = fstate->seqno;
 	LIST_HEAD(now);
 	bool queued;
@@ -967,7 +973,12 @@ static void flipkms_crtc_atomic_flush(struct drm_crtc *crtc,
 		out->shown = frame;
 		if (frame)
 			flipkms_writeback_latched(out, frame);
+		/* No vblank to end the refresh: it ends now. */
+		flipkms_scan_end(out, 0, true, &done);
+		flipkms_scan_begin(out, READ_ONCE(out->last_vblank),
+				   drm_crtc_vblank_count(crtc), &done);
 		spin_unlock_irq(&out->lock);
+		flipkms_scan_finish(out, &done);
 		trace_flipkms_commit_flush(drm_crtc_index(crtc), seqno,
 					   ktime_get(), false, false);
 		flipkms_latch_shown(out, old, seqno, &now,

@@ -138,6 +138,15 @@ struct flipkms_crc_request {
  * @pending_frame:	the frame of the latest of them
  * @shown:		the frame on screen since the latest latch (NULL
  *			while the CRTC is off)
+ * @scan:		what the refresh in progress shows: @shown as the
+ *			refresh began, or torn by async flips; NULL between
+ *			refreshes and while off (flipkms_scan.c, under @lock,
+ *			with @scan_start, @scan_vblank, @scan_crc and
+ *			@scan_readers)
+ * @scan_start:		the vblank time it began at
+ * @scan_vblank:	that vblank's count
+ * @scan_crc:		its CRC entry is due when it is over
+ * @scan_readers:	compositions promised for it (a CRC, writeback jobs)
  * @vblanks:		vblanks handled
  * @missed_vblanks:	vblanks the timer fired too late to handle
  * @flips:		commits latched
@@ -212,6 +221,11 @@ struct flipkms_output {
 	struct list_head pending_events;
 	struct flipkms_frame *pending_frame;
 	struct flipkms_frame *shown;
+	struct flipkms_frame *scan;
+	ktime_t scan_start;
+	u64 scan_vblank;
+	bool scan_crc;
+	unsigned int scan_readers;
 
 	atomic64_t vblanks;
 	atomic64_t missed_vblanks;
@@ -318,7 +332,8 @@ const char *const *flipkms_get_crc_sources(struct drm_crtc *crtc,
 int flipkms_verify_crc_source(struct drm_crtc *crtc, const char *source,
 			      size_t *values_cnt);
 int flipkms_set_crc_source(struct drm_crtc *crtc, const char *source);
-void flipkms_composer_vblank(struct flipkms_output *out);
+void flipkms_composer_vblank_end(struct flipkms_output *out, ktime_t when);
+void flipkms_composer_vblank(struct flipkms_output *out, ktime_t when);
 int flipkms_composer_init(struct flipkms_output *out);
 void flipkms_composer_fini(struct flipkms_output *out);
 int flipkms_compose_into(const struct flipkms_frame *frame,

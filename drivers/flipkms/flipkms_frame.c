@@ -27,6 +27,10 @@ static void flipkms_frame_free(struct flipkms_frame *frame)
 
 	for (i = 0; i < frame->num_planes; i++)
 		drm_framebuffer_put(frame->planes[i].fb);
+	/* A torn refresh lets its frames go; they queue behind this one. */
+	flipkms_frame_put(frame->above);
+	flipkms_frame_put(frame->below);
+	kfree(frame->spare);
 	kfree(frame);
 }
 
@@ -62,10 +66,34 @@ void flipkms_frame_put(struct flipkms_frame *frame)
 		kref_put(&frame->kref, flipkms_frame_release);
 }
 
-/* Teardown: frees what flipkms_frame_put() has queued so far. */
+/*
+ * Teardown: frees what flipkms_frame_put() has queued so far, and what
+ * freeing a torn refresh queued in turn.
+ */
 void flipkms_frames_drain(void)
 {
-	flush_work(&flipkms_frames_free);
+	do {
+		flush_work(&flipkms_frames_free);
+	} while (!llist_empty(&flipkms_frames_to_free));
+}
+
+/**
+ * flipkms_frame_promise() - promise compositions of a frame
+ * @frame:	a frame or a torn refresh, or NULL
+ * @n:		how many compositions
+ *
+ * Counts them in the readers of each frame whose rows it shows, which
+ * flipkms_frame_read_done() counts down again: the latch that takes one of
+ * them off screen holds its fences and events until they are done.
+ */
+void flipkms_frame_promise(struct flipkms_frame *frame, unsigned int n)
+{
+	for (; frame && n; frame = frame->above) {
+		if (frame->below)
+			atomic_add(n, &frame->below->readers);
+		else
+			atomic_add(n, &frame->readers);
+	}
 }
 
 /* Adds @ps to @frame in zpos order, read through its kept mapping. */
@@ -115,6 +143,15 @@ int flipkms_frame_alloc(struct flipkms_crtc_state *fstate)
 	if (!frame)
 		return -ENOMEM;
 	kref_init(&frame->kref);
+	/* An async flip may tear the refresh it lands in. */
+	if (fstate->base.async_flip) {
+		frame->spare = kzalloc(sizeof(*frame->spare), GFP_KERNEL);
+		if (!frame->spare) {
+			kfree(frame);
+			return -ENOMEM;
+		}
+		kref_init(&frame->spare->kref);
+	}
 	fstate->frame = frame;
 	return 0;
 }
@@ -140,6 +177,7 @@ void flipkms_frame_fill(struct flipkms_frame *frame,
 	frame->seqno = fstate->seqno;
 	frame->width = crtc_state->mode.hdisplay;
 	frame->height = crtc_state->mode.vdisplay;
+	frame->vtotal = crtc_state->adjusted_mode.crtc_vtotal;
 	/* atomic_check took only LUTs of exactly this size. */
 	if (crtc_state->gamma_lut) {
 		memcpy(frame->lut, crtc_state->gamma_lut->data, sizeof(frame->lut));

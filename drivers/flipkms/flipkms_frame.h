@@ -56,6 +56,15 @@ struct flipkms_frame_plane {
  *		CRC not yet computed, a writeback job not yet written, a
  *		frame.ppm being made): the latch that takes the frame off
  *		screen holds its fences and events until they are done
+ * @vtotal:	the mode's vertical total, for the line an async flip tears
+ * @above:	a torn refresh (flipkms_scan.c): rows above @tear_row come
+ *		from @above, a frame or a torn refresh (a reference); it has
+ *		no planes of its own
+ * @below:	and rows from @tear_row down from @below, the frame an async
+ *		flip put on screen (a reference)
+ * @tear_row:	the first row of @below
+ * @spare:	an async flip's: the torn refresh it may make, allocated
+ *		with the frame so that the flip allocates nothing
  */
 struct flipkms_frame {
 	struct kref kref;
@@ -69,6 +78,11 @@ struct flipkms_frame {
 	bool crc_done;
 	u32 crc;
 	atomic_t readers;
+	int vtotal;
+	struct flipkms_frame *above;
+	struct flipkms_frame *below;
+	int tear_row;
+	struct flipkms_frame *spare;
 };
 
 static inline struct flipkms_frame *flipkms_frame_get(struct flipkms_frame *frame)
@@ -80,6 +94,33 @@ static inline struct flipkms_frame *flipkms_frame_get(struct flipkms_frame *fram
 
 void flipkms_frame_put(struct flipkms_frame *frame);
 void flipkms_frames_drain(void);
+void flipkms_frame_promise(struct flipkms_frame *frame, unsigned int n);
+void flipkms_frame_compose_row(const struct flipkms_frame *frame, int y,
+			       struct flipkms_pixel *line);
+
+/* flipkms_scan.c: what each refresh scans out */
+
+/**
+ * struct flipkms_scan_done - what ending a refresh leaves to do unlocked
+ * @vblank_puts:	vblank references of writeback jobs handed their
+ *			refresh, to drop once &flipkms_output.lock is let go
+ */
+struct flipkms_scan_done {
+	unsigned int vblank_puts;
+};
+
+void flipkms_scan_end(struct flipkms_output *out, ktime_t when, bool force,
+		      struct flipkms_scan_done *done);
+void flipkms_scan_begin(struct flipkms_output *out, ktime_t start, u64 vblank,
+			struct flipkms_scan_done *done);
+void flipkms_scan_async(struct flipkms_output *out,
+			struct flipkms_frame *frame, ktime_t when,
+			struct flipkms_scan_done *done);
+void flipkms_scan_finish(struct flipkms_output *out,
+			 struct flipkms_scan_done *done);
+struct flipkms_frame *flipkms_scan_to_read(struct flipkms_output *out);
+void flipkms_scan_crc_off(struct flipkms_output *out);
+int flipkms_tear_line(s64 since, s64 period, int vtotal);
 
 /* flipkms_composer.c */
 void flipkms_latch_shown(struct flipkms_output *out,
@@ -87,6 +128,17 @@ void flipkms_latch_shown(struct flipkms_output *out,
 			 struct list_head *events, ktime_t when, bool async);
 void flipkms_frame_read_done(struct flipkms_output *out,
 			     struct flipkms_frame *frame);
+void flipkms_crc_refresh(struct flipkms_output *out,
+			 struct flipkms_frame *frame, u64 vblank);
+
+/* flipkms_writeback.c */
+void flipkms_writeback_subscribe(struct flipkms_output *out,
+				 struct flipkms_frame *scan,
+				 unsigned int *readers,
+				 struct flipkms_scan_done *done);
+void flipkms_writeback_refresh_done(struct flipkms_output *out,
+				    struct flipkms_frame *scan,
+				    struct flipkms_scan_done *done);
 
 /* flipkms_fb.c */
 bool flipkms_fb_data(const struct drm_framebuffer *fb, struct iosys_map *data);

@@ -3,9 +3,12 @@
  * A writeback connector per CRTC (drm_writeback), the standard KMS way for
  * a client to read back what the CRTC composed. A commit with a
  * WRITEBACK_FB_ID queues a job; the vblank that latches the commit gives
- * the job that commit's frame, and a work item composes the frame into the
- * job's buffer (XRGB8888 or ARGB8888, the CRTC's mode size) and then
- * signals WRITEBACK_OUT_FENCE_PTR's fence.
+ * the job that commit's frame and begins the refresh the job writes
+ * (flipkms_scan.c); once the next vblank ends that refresh, a work item
+ * composes it, torn if an async flip tore it, into the job's buffer
+ * (XRGB8888 or ARGB8888, the CRTC's mode size) and then signals
+ * WRITEBACK_OUT_FENCE_PTR's fence. The job holds a vblank reference until
+ * then, so that the next vblank comes.
  */
 
 #include <linux/dma-fence.h>
@@ -20,6 +23,7 @@
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_print.h>
 #include <drm/drm_probe_helper.h>
+#include <drm/drm_vblank.h>
 #include <drm/drm_writeback.h>
 
 #include "flipkms_blend.h"
@@ -37,8 +41,13 @@
  * @seqno:	the number of the job's commit on the CRTC's flip timeline
  * @line:	one composed line, allocated with the job: the work that
  *		writes the frame and signals the fence allocates nothing
- * @frame:	the frame to write, from the latch on (a reference, and a
- *		promise to compose it counted in its readers)
+ * @frame:	the frame of its latch (a reference, and a promise to
+ *		compose it counted in its readers), replaced by the refresh
+ *		it writes once that is over (with a promise for each frame
+ *		the refresh shows)
+ * @subscribed:	it waits for the refresh in progress to end
+ * @ready:	@frame is what it writes
+ * @vblank_ref:	it holds a vblank reference, until it is @ready
  */
 struct flipkms_wb_job {
 	struct list_head link;
@@ -48,6 +57,9 @@ struct flipkms_wb_job {
 	u64 seqno;
 	struct flipkms_pixel *line;
 	struct flipkms_frame *frame;
+	bool subscribed;
+	bool ready;
+	bool vblank_ref;
 };
 
 static const u32 flipkms_wb_formats[] = {
@@ -135,6 +147,8 @@ static void flipkms_wb_cleanup_job(struct drm_writeback_connector *wb,
 	if (!wjob)
 		return;
 	drm_gem_fb_vunmap(wjob->fb, wjob->map);
+	if (wjob->vblank_ref)
+		drm_crtc_vblank_put(&out->crtc);
 	flipkms_frame_put(wjob->frame);
 	kvfree(wjob->line);
 	kfree(wjob);
@@ -162,6 +176,8 @@ static void flipkms_wb_atomic_commit(struct drm_connector *connector,
 	/* The connector has a job only with its CRTC in the commit. */
 	if (!WARN_ON(!crtc_state))
 		wjob->seqno = to_flipkms_crtc_state(crtc_state)->seqno;
+	/* The vblank that ends its refresh must come (flipkms_scan.c). */
+	wjob->vblank_ref = !drm_crtc_vblank_get(&out->crtc);
 	spin_lock_irq(&out->lock);
 	list_add_tail(&wjob->link, &out->wb_jobs);
 	drm_writeback_queue_job(wb, conn_state);
@@ -190,13 +206,13 @@ static const struct drm_connector_funcs flipkms_wb_connector_funcs = {
  *
  * Call with &flipkms_output.lock held, in the section that put @frame on
  * screen. A job gets the first frame shown of its own commit or a later
- * one: jobs of commits not yet flushed wait for a later latch.
+ * one: jobs of commits not yet flushed wait for a later latch. It writes
+ * the refresh that begins with it (flipkms_writeback_subscribe()).
  */
 void flipkms_writeback_latched(struct flipkms_output *out,
 			       struct flipkms_frame *frame)
 {
 	struct flipkms_wb_job *wjob;
-	bool queued = false;
 
 	lockdep_assert_held(&out->lock);
 	list_for_each_entry(wjob, &out->wb_jobs, link) {
@@ -204,6 +220,80 @@ void flipkms_writeback_latched(struct flipkms_output *out,
 			continue;
 		wjob->frame = flipkms_frame_get(frame);
 		atomic_inc(&frame->readers);
+	}
+}
+
+/* A job is done waiting: its vblank reference goes once unlocked. */
+static void flipkms_wb_ready(struct flipkms_wb_job *wjob,
+			     struct flipkms_scan_done *done)
+{
+	wjob->ready = true;
+	if (wjob->vblank_ref) {
+		wjob->vblank_ref = false;
+		done->vblank_puts++;
+	}
+}
+
+/**
+ * flipkms_writeback_subscribe() - latched jobs wait for the refresh
+ * @out:	the output, its lock held
+ * @scan:	the refresh in progress, or NULL while the CRTC is off
+ * @readers:	its count of promised compositions
+ * @done:	collects what is left to do once the lock is let go
+ *
+ * Jobs given a frame since the refresh began will write it: each promises
+ * to read every frame it shows. With no refresh (the CRTC is off) a job
+ * writes its latched frame at once.
+ */
+void flipkms_writeback_subscribe(struct flipkms_output *out,
+				 struct flipkms_frame *scan,
+				 unsigned int *readers,
+				 struct flipkms_scan_done *done)
+{
+	struct flipkms_wb_job *wjob;
+	bool queued = false;
+
+	lockdep_assert_held(&out->lock);
+	list_for_each_entry(wjob, &out->wb_jobs, link) {
+		if (!wjob->frame || wjob->subscribed || wjob->ready)
+			continue;
+		if (!scan) {
+			flipkms_wb_ready(wjob, done);
+			queued = true;
+			continue;
+		}
+		wjob->subscribed = true;
+		flipkms_frame_promise(scan, 1);
+		(*readers)++;
+	}
+	if (queued)
+		queue_work(system_unbound_wq, &out->wb_work);
+}
+
+/**
+ * flipkms_writeback_refresh_done() - the refresh jobs wait for is over
+ * @out:	the output, its lock held
+ * @scan:	what it showed
+ * @done:	collects what is left to do once the lock is let go
+ *
+ * Each job waiting for it writes @scan: the promise of its latch goes, its
+ * subscription's covers what it reads.
+ */
+void flipkms_writeback_refresh_done(struct flipkms_output *out,
+				    struct flipkms_frame *scan,
+				    struct flipkms_scan_done *done)
+{
+	struct flipkms_wb_job *wjob;
+	bool queued = false;
+
+	lockdep_assert_held(&out->lock);
+	list_for_each_entry(wjob, &out->wb_jobs, link) {
+		if (!wjob->subscribed || wjob->ready)
+			continue;
+		flipkms_frame_read_done(out, wjob->frame);
+		flipkms_frame_put(wjob->frame);
+		wjob->frame = flipkms_frame_get(scan);
+		flipkms_wb_ready(wjob, done);
 		queued = true;
 	}
 	if (queued)
@@ -227,7 +317,7 @@ static void flipkms_wb_work(struct work_struct *work)
 		spin_lock_irq(&out->lock);
 		wjob = list_first_entry_or_null(&out->wb_jobs,
 						struct flipkms_wb_job, link);
-		if (wjob && wjob->frame)
+		if (wjob && wjob->ready)
 			list_del_init(&wjob->link);
 		else
 			wjob = NULL;
@@ -296,6 +386,7 @@ void flipkms_writeback_fini(struct flipkms_output *out)
 		spin_unlock_irq(&out->lock);
 		if (!wjob)
 			break;
+		/* The CRTC is off: nothing waits for these promises any more. */
 		if (wjob->frame)
 			flipkms_frame_read_done(out, wjob->frame);
 		drm_writeback_signal_completion(&out->wb, -ECANCELED);
