@@ -202,11 +202,11 @@ static uint32_t wb_crc(void)
 	return crc;
 }
 
-/* The CRC entry of vblank @frame from crc/data, or false. */
+/* The CRC entry of vblank @frame from crc/data, or false (and why). */
 static bool crc_of(int data, uint64_t frame, unsigned long *crc)
 {
 	struct pollfd pfd = { .fd = data, .events = POLLIN };
-	unsigned long f;
+	unsigned long f = 0;
 	char line[64];
 	ssize_t n;
 
@@ -214,11 +214,17 @@ static bool crc_of(int data, uint64_t frame, unsigned long *crc)
 		n = read(data, line, sizeof(line) - 1);
 		if (n < 0 && errno == EAGAIN && poll(&pfd, 1, 5000) == 1)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			comment("crc/data: %s after the entry of vblank %lu",
+				n ? errno_name(errno) : "end of file", f);
 			return false;
+		}
 		line[n] = '\0';
-		if (sscanf(line, "%lx %lx", &f, crc) != 2 || f > frame)
+		if (sscanf(line, "%lx %lx", &f, crc) != 2 || f > frame) {
+			comment("crc/data: \"%.*s\", no entry of vblank %llu", (int)strcspn(line, "\n"),
+				line, (unsigned long long)frame);
 			return false;
+		}
 		if (f == frame)
 			return true;
 	}
@@ -236,6 +242,7 @@ static void check_writeback(void)
 	int32_t fence = -1;
 	char path[192];
 	uint64_t off;
+	uint32_t want;
 	bool ok;
 
 	begin("writeback-tear");
@@ -286,16 +293,20 @@ static void check_writeback(void)
 	ok = bands(wb_pixel, colour, tears, 2, start);
 	check("writeback-tear", ok,
 	      "expected A (%06x) above a row in %d-%d, B (%06x) from it down; B starts at "
-	      "row %d, row %d is %06lx", RGB_A, t.lo, t.hi, RGB_B, start[1], start[1],
-	      start[1] < H ? row_colour(wb_pixel, start[1]) : -1L);
+	      "row %d (of %d), whose colour is %06lx (-1: not one)", RGB_A, t.lo, t.hi, RGB_B,
+	      start[1], H, start[1] < H ? row_colour(wb_pixel, start[1]) : -1L);
 	check("writeback-after-refresh",
 	      info.timestamp_ns / 1000 >= sync_ev.time_us + period_us - 1,
 	      "expected the writeback fence at or after the refresh's end (%lld us), got %lld us",
 	      (long long)(sync_ev.time_us + period_us), (long long)info.timestamp_ns / 1000);
 	begin("crc-is-writeback's");
-	check("crc-is-writeback's", crc_of(data, sync_ev.sequence, &crc) && crc == wb_crc(),
+	/* Each value before the call: arguments are evaluated in any order. */
+	ok = crc_of(data, sync_ev.sequence, &crc);
+	want = wb_crc();
+	check("crc-is-writeback's", ok && crc == want,
 	      "expected the CRC entry of vblank %llu to be %08x, the written-back pixels', "
-	      "got %08lx", (unsigned long long)sync_ev.sequence, wb_crc(), crc);
+	      "got %s%08lx", (unsigned long long)sync_ev.sequence, want, ok ? "" : "none, ",
+	      crc);
 	munmap(wb_map, fb_wb.size);
 	close(data);
 }
