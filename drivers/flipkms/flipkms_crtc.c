@@ -900,9 +900,12 @@ static bool flipkms_flip_async(struct flipkms_output *out,
 	struct flipkms_frame *old;
 	ktime_t now;
 
-	spin_lock_irq(&out->lock);
+	/* The refresh it lands in is the timer's, as for a flush. */
+	spin_lock_irq(&out->vblank_lock);
+	spin_lock(&out->lock);
 	if (out->pending) {
-		spin_unlock_irq(&out->lock);
+		spin_unlock(&out->lock);
+		spin_unlock_irq(&out->vblank_lock);
 		if (vblank)
 			drm_crtc_vblank_put(&out->crtc);
 		return false;
@@ -914,7 +917,8 @@ static bool flipkms_flip_async(struct flipkms_output *out,
 	out->shown = frame;
 	if (frame)
 		flipkms_writeback_latched(out, frame);
-	spin_unlock_irq(&out->lock);
+	spin_unlock(&out->lock);
+	spin_unlock_irq(&out->vblank_lock);
 	flipkms_scan_finish(out, &done);
 
 	trace_flipkms_commit_flush(drm_crtc_index(&out->crtc), seqno, now, true,

@@ -20,7 +20,9 @@
  * taken as the frame goes on screen, so the latch that takes one off
  * screen holds its fences and events until the refresh is composed.
  *
- * All of it is under &flipkms_output.lock, which orders it with latches.
+ * All of it is under &flipkms_output.lock, which orders it with latches;
+ * an async flip also holds &flipkms_output.vblank_lock, taken first as a
+ * flush takes it, for the refresh timing (flipkms_scan_async()).
  */
 
 #include <linux/math64.h>
@@ -45,20 +47,25 @@ int flipkms_tear_line(s64 since, s64 period, int vtotal)
 	return div64_s64(since * vtotal, period);
 }
 
-/* The start of the refresh scanning at @when, on the mode's vblank grid. */
+/*
+ * The start of the refresh scanning at @when: on the mode's vblank grid,
+ * which the timer may be late for; under VRR the latest refresh, whose
+ * blanking lasts until the timer starts the next (flipkms_vrr.c).
+ */
 static ktime_t flipkms_refresh_at(struct flipkms_output *out, ktime_t when,
 				  s64 *period)
 {
 	s64 since;
 	ktime_t start;
 
-	spin_lock(&out->vblank_lock);
+	lockdep_assert_held(&out->vblank_lock);
 	*period = ktime_to_ns(out->period);
 	since = ktime_to_ns(ktime_sub(when, out->anchor));
 	start = out->anchor;
-	if (since > 0 && *period > 0)
+	if (out->vrr)
+		start = out->refresh_at;
+	else if (since > 0 && *period > 0)
 		start = ktime_add_ns(start, div64_s64(since, *period) * *period);
-	spin_unlock(&out->vblank_lock);
 	return start;
 }
 
@@ -123,7 +130,8 @@ void flipkms_scan_begin(struct flipkms_output *out, ktime_t start, u64 vblank,
 
 /**
  * flipkms_scan_async() - an async flip puts @frame on screen at @when
- * @out:	the output, its lock held, @frame not yet on screen
+ * @out:	the output, its vblank_lock and then its lock held, @frame
+ *		not yet on screen
  * @frame:	the flip's frame
  * @when:	the time it takes effect
  * @done:	collects what is left to do once the lock is let go
