@@ -20,6 +20,8 @@
  *				frame.ppm read in it shows A, B and C bands
  *
  * At 640x480, 30 Hz: quick to compose, a wide refresh to land in.
+ * $FLIPFENCE_TEAR_PPM names a file to keep ppm-bands' torn frame in (the
+ * demo's picture of the tear).
  *
  * usage: tear flipkms
  */
@@ -342,6 +344,21 @@ static bool read_ppm(void)
 	return n == (size_t)W * H * 3;
 }
 
+/* The frame read last, as a PPM file at @path, if there is a @path. */
+static void keep_ppm(const char *path)
+{
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "wb");
+	if (!f || fprintf(f, "P6\n%d %d\n255\n", W, H) < 0 ||
+	    fwrite(ppm, 1, (size_t)W * H * 3, f) != (size_t)W * H * 3)
+		comment("could not write %s", path);
+	if (f)
+		fclose(f);
+}
+
 static void check_ppm(void)
 {
 	static const long colour[3] = { RGB_A, RGB_B, RGB_C };
@@ -373,6 +390,7 @@ static void check_ppm(void)
 	comment("try %d: B at rows %d-%d, C at rows %d-%d", tries, t[1].lo, t[1].hi, t[2].lo,
 		t[2].hi);
 	ok = bands(ppm_pixel, colour, t, 3, start);
+	keep_ppm(getenv("FLIPFENCE_TEAR_PPM"));
 	check("ppm-bands", ok,
 	      "expected A above a row in %d-%d, B from it, C from a row in %d-%d; B starts at "
 	      "row %d, C at %d", t[1].lo, t[1].hi, t[2].lo, t[2].hi, start[1], start[2]);
