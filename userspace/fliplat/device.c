@@ -638,10 +638,26 @@ static int atomic_modeset(struct fl_device *dev, bool vrr)
 	return ret;
 }
 
+/* Copies the mode in blob @mode_id (0: none) into @s. */
+static bool save_mode(int fd, uint64_t mode_id, struct fl_saved *s)
+{
+	drmModePropertyBlobRes *blob;
+
+	if (!mode_id)
+		return true;
+	blob = drmModeGetPropertyBlob(fd, (uint32_t)mode_id);
+	s->has_mode = blob && blob->length == sizeof(s->mode);
+	if (s->has_mode)
+		memcpy(&s->mode, blob->data, sizeof(s->mode));
+	drmModeFreePropertyBlob(blob);
+	return s->has_mode;
+}
+
 /* Reads what @out's connector, CRTC and plane show now into @out->saved. */
 static void save_output(int fd, bool atomic, struct fl_output *out)
 {
 	struct fl_saved *s = &out->saved;
+	uint64_t mode_id;
 	bool ok;
 	int k;
 
@@ -653,7 +669,8 @@ static void save_output(int fd, bool atomic, struct fl_output *out)
 	}
 	ok = prop_value(fd, out->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
 			&s->conn_crtc) &&
-	     prop_value(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", &s->mode_id) &&
+	     prop_value(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", &mode_id) &&
+	     save_mode(fd, mode_id, s) &&
 	     prop_value(fd, out->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", &s->active) &&
 	     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", &s->fb) &&
 	     prop_value(fd, out->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", &s->plane_crtc);
@@ -674,6 +691,7 @@ static void save_output(int fd, bool atomic, struct fl_output *out)
 static void restore_outputs(struct fl_device *dev)
 {
 	static const uint64_t zero[4];
+	uint32_t blobs[FL_MAX_CRTCS] = { 0 };
 	drmModeAtomicReq *req;
 	unsigned int i;
 	int ret = 0;
@@ -697,21 +715,32 @@ static void restore_outputs(struct fl_device *dev)
 		const struct fl_output *out = &dev->outputs[i];
 		const struct fl_saved *s = &out->saved;
 
-		ret = s->valid ? add_output(req, out, s->conn_crtc, s->mode_id, s->active, s->fb,
-					    s->plane_crtc, s->src, s->dst) : -EINVAL;
+		if (!s->valid)
+			ret = -EINVAL;
+		else if (s->has_mode &&
+			 drmModeCreatePropertyBlob(dev->fd, &s->mode, sizeof(s->mode), &blobs[i]))
+			ret = -errno;
+		else
+			ret = add_output(req, out, s->conn_crtc, blobs[i], s->active, s->fb,
+					 s->plane_crtc, s->src, s->dst);
 		/* --vrr set it; nothing else fliplat knows of did. */
 		if (!ret && out->vrr_min_hz)
 			ret = drmModeAtomicAddProperty(req, out->crtc_id, out->crtc_vrr_enabled,
 						       0) < 0 ? -EINVAL : 0;
 	}
-	if (req && !ret && !drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-						 NULL)) {
-		drmModeAtomicFree(req);
-		return;
-	}
+	if (!req)
+		ret = -ENOMEM;
+	else if (!ret && drmModeAtomicCommit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
+		ret = -errno;
 	drmModeAtomicFree(req);
-	fprintf(stderr, "fliplat: could not restore what the outputs showed before; "
-		"switching them off\n");
+	/* The committed state holds its own reference to each mode. */
+	for (i = 0; i < dev->noutputs; i++)
+		if (blobs[i])
+			drmModeDestroyPropertyBlob(dev->fd, blobs[i]);
+	if (!ret)
+		return;
+	fprintf(stderr, "fliplat: could not restore what the outputs showed before (%s); "
+		"switching them off\n", strerror(-ret));
 	req = drmModeAtomicAlloc();
 	for (i = 0, ret = 0; req && i < dev->noutputs && !ret; i++)
 		ret = add_output(req, &dev->outputs[i], 0, 0, 0, 0, 0, zero, zero);

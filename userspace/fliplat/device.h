@@ -21,7 +21,13 @@ struct fl_fb {
 /* What an output's objects showed before fliplat set its mode, to put back. */
 struct fl_saved {
 	bool valid;
-	uint64_t conn_crtc, mode_id, active;
+	uint64_t conn_crtc, active;
+	/*
+	 * The mode itself: its blob may be the kernel's (fbdev's), freed once
+	 * our modeset replaces it, so restoring makes a blob of its own.
+	 */
+	bool has_mode;
+	drmModeModeInfo mode;
 	uint64_t fb, plane_crtc, src[4], dst[4];
 	drmModeCrtc *crtc;	/* without atomic: drmModeGetCrtc() */
 };
