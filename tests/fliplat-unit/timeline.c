@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 	result_equal("frame-rows", 32, count(svg, NULL, "class=\"frame\""));
 	result_equal("first-window-rows", 16, count(svg, second, "class=\"frame\""));
 	result_equal("late-outlines", 1, count(svg, NULL, "class=\"late\""));
+	/* The fixed grid: no VRR refreshes or tears, nor their legend. */
+	result_equal("no-refresh-legend", 0, count(svg, NULL, "legend-refreshes"));
 	check_has("late-is-flip-30", svg, "data-index=\"30\" data-missed=\"2\"");
 	result_equal("first-window-vblanks", 17, count(svg, second, "class=\"vblank\""));
 	result_equal("second-window-vblanks", 19, count(second, NULL, "class=\"vblank\""));

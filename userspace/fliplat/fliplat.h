@@ -199,6 +199,8 @@ struct fl_counts {
 	size_t retries;		/* EBUSY refusals retried */
 	size_t vrr_judged;	/* --vrr: flips judged by the refresh model ... */
 	size_t vrr_breaks;	/* ... and those whose refresh broke it */
+	/* --vrr: the judged flips by kind, and the frames the display repeated */
+	size_t vrr_at_flush, vrr_waited, vrr_after_repeats, vrr_repeated_frames;
 };
 
 void fl_run_counts(const struct fl_run *run, struct fl_counts *out);
@@ -297,6 +299,8 @@ int64_t fl_vrr_gap_ns(unsigned int k, int64_t period_ns, int64_t max_frame_ns);
  * before; either exactly one period after it, or later and then at most one
  * period after submit (the flush follows submit by the commit's own work);
  * and no later than 1/MIN s after it (else a repeated frame was due first).
+ * The count's extra steps are frames the display repeated, judged here, not
+ * vblanks the flip missed: it clears @missed.
  */
 void fl_vrr_judge(struct fl_flip *f, int64_t last_ns, uint32_t last_seq, int64_t period_ns,
 		  int64_t max_frame_ns);
@@ -304,6 +308,11 @@ void fl_vrr_judge(struct fl_flip *f, int64_t last_ns, uint32_t last_seq, int64_t
 /* --- report*.c: 0 on success, -1 with errno set ------------------------- */
 
 const char *fl_mode_name(enum fl_mode mode);	/* "atomic", "legacy", "infence", "async" */
+/*
+ * The mode a run used, as the reports' titles name it: "atomic mode",
+ * "atomic mode, VRR 48-144 Hz", "async mode (tearing flips)", ...
+ */
+void fl_run_mode_desc(const struct fl_run *run, char *buf, size_t len);
 
 int fl_report_table(FILE *f, const struct fl_run *run);
 int fl_report_csv(FILE *f, const struct fl_run *run);

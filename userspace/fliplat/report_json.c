@@ -25,6 +25,12 @@ static void counts(struct rp_json *j, const struct fl_run *run)
 	/* --vrr only (else 0): refreshes judged by the model, and its breaks. */
 	rp_json_int(j, "vrr_judged", c.vrr_judged);
 	rp_json_int(j, "vrr_breaks", c.vrr_breaks);
+	/* ... the judged refreshes by kind, and the frames the display repeated
+	 * (which are not missed vblanks). */
+	rp_json_int(j, "vrr_at_flush", c.vrr_at_flush);
+	rp_json_int(j, "vrr_waited", c.vrr_waited);
+	rp_json_int(j, "vrr_after_repeats", c.vrr_after_repeats);
+	rp_json_int(j, "vrr_repeated_frames", c.vrr_repeated_frames);
 	rp_json_close(j);
 }
 
@@ -78,6 +84,7 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	struct rp_checks checks;
 	struct rp_samples s;
 	struct rp_json j;
+	char mode[64];
 	int ret;
 
 	if (fl_run_samples(run, &s))
@@ -92,6 +99,8 @@ int fl_report_json(FILE *f, const struct fl_run *run)
 	rp_json_string(&j, "failure", run->failure);
 	rp_json_object(&j, "config");
 	rp_json_string(&j, "mode", fl_mode_name(run->mode));
+	fl_run_mode_desc(run, mode, sizeof(mode));
+	rp_json_string(&j, "mode_description", mode);
 	rp_json_bool(&j, "nonblock", run->nonblock);
 	rp_json_bool(&j, "vrr", run->vrr);
 	rp_json_int(&j, "render_ns", run->render_ns);

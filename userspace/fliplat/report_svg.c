@@ -6,7 +6,9 @@
  * varied (signal - submit, event - submit, wake - signal, event - signal,
  * read - event, vblank interval, fence - event, wake - read), then signal -
  * submit per flip (event - submit in legacy mode, which has no fence), one
- * colour per CRTC, flips that missed a vblank ringed in red.
+ * colour per CRTC, flips that missed a vblank ringed in red. Titles name
+ * the mode used (VRR and its range, async); under --vrr the timeline draws
+ * each refresh as it began, under --async each flip's tear (frames.c).
  */
 #include <stdlib.h>
 #include <time.h>
@@ -17,7 +19,7 @@ int fl_report_svg(FILE *f, const struct fl_run *run)
 {
 	bool legacy = !fl_mode_has_fence(run->mode);
 	const char **names = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*names));
-	char subject[160], header[400], started[32], (*labels)[24] = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*labels));
+	char subject[200], header[512], started[32], mode[64], (*labels)[24] = calloc(run->ncrtcs ? run->ncrtcs : 1, sizeof(*labels));
 	struct rp_samples s;
 	struct tm tm;
 	size_t i;
@@ -30,11 +32,11 @@ int fl_report_svg(FILE *f, const struct fl_run *run)
 		names[i] = labels[i];
 	}
 	strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%SZ", gmtime_r(&run->prov.started, &tm));
-	snprintf(header, sizeof(header), "fliplat %s, %s on %s (%s), %s mode, %s",
-		 rp_tool_version, run->device, run->driver, run->kernel, fl_mode_name(run->mode),
-		 started);
-	snprintf(subject, sizeof(subject), "on %s: %s (%s mode)", run->driver,
-		 run->ncrtcs ? run->crtcs[0].mode_name : "?", fl_mode_name(run->mode));
+	fl_run_mode_desc(run, mode, sizeof(mode));
+	snprintf(header, sizeof(header), "fliplat %s, %s on %s (%s), %s, %s",
+		 rp_tool_version, run->device, run->driver, run->kernel, mode, started);
+	snprintf(subject, sizeof(subject), "on %s: %s (%s)", run->driver,
+		 run->ncrtcs ? run->crtcs[0].mode_name : "?", mode);
 	ret = rp_svg_write(f, &s, &(struct rp_svg){
 		.header = header,
 		.subject = subject,

@@ -20,6 +20,19 @@ const char *fl_mode_name(enum fl_mode mode)
 	return "?";
 }
 
+void fl_run_mode_desc(const struct fl_run *run, char *buf, size_t len)
+{
+	const struct fl_crtc *c = run->ncrtcs ? &run->crtcs[0] : NULL;
+
+	if (run->mode == FL_MODE_ASYNC)
+		snprintf(buf, len, "async mode (tearing flips)");
+	else if (run->vrr && c)
+		snprintf(buf, len, "%s mode, VRR %u-%u Hz", fl_mode_name(run->mode), c->vrr_min_hz,
+			 c->vrr_max_hz);
+	else
+		snprintf(buf, len, "%s mode", fl_mode_name(run->mode));
+}
+
 static size_t counted_flips(const struct fl_run *run)
 {
 	size_t i, n = 0;
@@ -101,8 +114,11 @@ int fl_report_table(FILE *f, const struct fl_run *run)
 	fputc('\n', f);
 	deadlines(f, run);
 	if (run->vrr)
-		fprintf(f, "  VRR: %zu refreshes judged, %zu broke the model (event-submit is the "
-			"latch delay)\n", c.vrr_judged, c.vrr_breaks);
+		fprintf(f, "  VRR: %zu refreshes judged (%zu at the flush, %zu held to the max rate, "
+			"%zu after %zu frames the display repeated at 1/MIN: repeats, not missed "
+			"vblanks), %zu broke the model (event-submit is the latch delay)\n",
+			c.vrr_judged, c.vrr_at_flush, c.vrr_waited, c.vrr_after_repeats,
+			c.vrr_repeated_frames, c.vrr_breaks);
 	if (c.bad_intervals)
 		fprintf(f, "  %zu vblank intervals <= 0 (two flips at one vblank, or the "
 			"event time going back: a driver bug)\n", c.bad_intervals);

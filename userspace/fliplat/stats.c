@@ -102,6 +102,31 @@ void fl_run_stats(const struct fl_run *run, enum fl_metric m, int crtc,
 static const char *const mark_names[] = { "submit", "ready", "latch", "signal", "wake" };
 enum { MARK_SUBMIT, MARK_READY, MARK_LATCH, MARK_SIGNAL, MARK_WAKE, NMARKS };
 
+/*
+ * How flip @f's refresh began: a tearing flip's at no vblank; a judged VRR
+ * refresh at the flush, or held to one period after the latest refresh
+ * (repeated frames included), within the events' µs.
+ */
+static void row_refresh(const struct fl_run *run, const struct fl_flip *f, struct rp_row *row)
+{
+	const struct fl_crtc *c = f->crtc < run->ncrtcs ? &run->crtcs[f->crtc] : NULL;
+	int64_t max_frame = c ? fl_vrr_max_frame_ns(c->vrr_min_hz) : 0, latest;
+
+	if (run->mode == FL_MODE_ASYNC) {
+		row->refresh = RP_REFRESH_TEAR;
+		return;
+	}
+	if (f->vrr_kind == FL_VRR_UNJUDGED || !c)
+		return;
+	row->repeats = f->vrr_repeats;
+	row->repeat_ns = max_frame;
+	row->repeat_from_ns = f->submit_ns - f->vrr_gap_ns;
+	latest = row->repeat_from_ns + (int64_t)f->vrr_repeats * max_frame;
+	row->refresh = f->vrr_kind == FL_VRR_WAIT ||
+		       (f->vrr_kind == FL_VRR_REPEAT && f->event_ns <= latest + c->period_ns)
+		       ? RP_REFRESH_WAIT : RP_REFRESH_FLUSH;
+}
+
 int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 {
 	size_t i;
@@ -124,6 +149,7 @@ int fl_run_samples(const struct fl_run *run, struct rp_samples *out)
 			.missed = f->missed,
 			.period_ns = f->crtc < run->ncrtcs ? run->crtcs[f->crtc].period_ns : 0,
 		};
+		row_refresh(run, f, &out->rows[i]);
 		*rp_mark(out, i, MARK_SUBMIT) = f->submit_ns;
 		*rp_mark(out, i, MARK_READY) = f->ready_ns;
 		*rp_mark(out, i, MARK_LATCH) = f->event_ns;
@@ -159,6 +185,10 @@ void fl_run_counts(const struct fl_run *run, struct fl_counts *out)
 		out->bad_intervals += f->has_interval && f->interval_ns <= 0;
 		out->vrr_judged += f->vrr_kind != FL_VRR_UNJUDGED;
 		out->vrr_breaks += f->vrr_broken;
+		out->vrr_at_flush += f->vrr_kind == FL_VRR_FLUSH;
+		out->vrr_waited += f->vrr_kind == FL_VRR_WAIT;
+		out->vrr_after_repeats += f->vrr_kind == FL_VRR_REPEAT;
+		out->vrr_repeated_frames += f->vrr_kind ? f->vrr_repeats : 0;
 	}
 }
 

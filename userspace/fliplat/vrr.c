@@ -53,6 +53,12 @@ void fl_vrr_judge(struct fl_flip *f, int64_t last_ns, uint32_t last_seq, int64_t
 
 	f->vrr_gap_ns = f->submit_ns - last_ns;
 	f->vrr_repeats = steps > 0 ? steps - 1 : 0;
+	/*
+	 * The vblanks counted between submit and the flip's refresh are the
+	 * display's own refreshes (at 1/MIN s), which the rules below place
+	 * exactly; a refresh out of place breaks the model. None was missed.
+	 */
+	f->missed = 0;
 	/* The latest refresh before the flip's: the last repeated frame. */
 	latest = last_ns + (int64_t)f->vrr_repeats * max_frame_ns;
 	f->vrr_earliest_ns = latest + period_ns > f->submit_ns ? latest + period_ns : f->submit_ns;

@@ -11,6 +11,13 @@
  * shows two windows of group 0's counted rows: the first ones, and the ones
  * around the worst (the most vblanks missed, else the longest from first to
  * last mark), each titled with which rows it holds and why.
+ *
+ * Under variable refresh there is no grid: the lines behind are the
+ * refreshes themselves, each as it began (at a flip's flush, held to the
+ * maximum rate, or a frame the display repeated on its own at 1/MIN s).
+ * A tearing flip is on screen at once, between vblanks: a tick across its
+ * row where it took effect, and no grid (its event is no vblank to anchor
+ * one on). A second legend line names what the window shows of these.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -23,6 +30,13 @@
 #define TOP		74	/* the title, what the window holds, the legend */
 #define BOTTOM		45
 #define MAX_GRID	400	/* vblank lines a window draws at most */
+#define LEGEND_H	16	/* the second legend line, when there is one */
+#define TEAR_COLOUR	"#e377c2"
+
+/* Refresh lines under VRR: how each kind is drawn, by enum rp_refresh. */
+static const char *const refresh_names[] = { "vblank", "flush", "wait", "tear" };
+static const char *const refresh_colours[] = { "#bbb", "#17becf", "#bcbd22", TEAR_COLOUR };
+#define REPEAT_COLOUR	"#9467bd"
 
 static const char *const stage_colours[RP_MAX_MARKS] = {
 	"#333", "#8c564b", "#1f77b4", "#ff7f0e", "#2ca02c",
@@ -93,9 +107,32 @@ static size_t plan(const struct rp_samples *s, const size_t *idx, size_t n, stru
 	return 2;
 }
 
-static int window_height(const struct window *w)
+/* Whether any row has refresh @kind. */
+static bool has_refresh(const struct rp_samples *s, enum rp_refresh kind)
 {
-	return TOP + (int)w->n * ROW_H + BOTTOM;
+	size_t i;
+
+	for (i = 0; i < s->nrows; i++)
+		if (s->rows[i].refresh == kind)
+			return true;
+	return false;
+}
+
+/* Variable refresh: the rows' refreshes are drawn instead of a grid. */
+static bool variable(const struct rp_samples *s)
+{
+	return has_refresh(s, RP_REFRESH_FLUSH) || has_refresh(s, RP_REFRESH_WAIT);
+}
+
+/* The space above a window's plot: titles and one or two legend lines. */
+static int top_of(const struct rp_samples *s)
+{
+	return TOP + (variable(s) || has_refresh(s, RP_REFRESH_TEAR) ? LEGEND_H : 0);
+}
+
+static int window_height(const struct rp_samples *s, const struct window *w)
+{
+	return top_of(s) + (int)w->n * ROW_H + BOTTOM;
 }
 
 int rp_svg_frames_height(const struct rp_samples *s)
@@ -112,7 +149,7 @@ int rp_svg_frames_height(const struct rp_samples *s)
 	n = group_rows(s, idx);
 	nw = plan(s, idx, n, w);
 	for (i = 0; i < nw; i++)
-		h += window_height(&w[i]);
+		h += window_height(s, &w[i]);
 	free(idx);
 	return h;
 }
@@ -142,6 +179,37 @@ static bool observed(const struct rp_samples *s, size_t k)
 	return false;
 }
 
+/* A legend entry: a line @dash (NULL: solid) in @colour, then @label; the next x. */
+static double legend_line(FILE *f, double x, double y, const char *colour, const char *dash,
+			  double width, const char *label)
+{
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		"stroke-width=\"%.1f\"%s%s%s/>\n", x + 7, y - BAR_H, x + 7, y + 2, colour, width,
+		dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
+	svg_text(f, x + 14, y, "start", " font-size=\"11\"", label);
+	return x + 34 + 6.2 * strlen(label);
+}
+
+/* The second legend line: the kinds of refresh and of flip the rows show. */
+static void legend_refreshes(FILE *f, const struct rp_samples *s, double y)
+{
+	double x = SVG_LEFT;
+
+	fprintf(f, "<g class=\"legend-refreshes\">\n");
+	if (variable(s)) {
+		x = legend_line(f, x, y, refresh_colours[RP_REFRESH_FLUSH], NULL, 2,
+				"VRR refresh started by the flip's flush");
+		x = legend_line(f, x, y, refresh_colours[RP_REFRESH_WAIT], NULL, 2,
+				"held to the max rate");
+		x = legend_line(f, x, y, REPEAT_COLOUR, "3 2", 1.5,
+				"frame repeated by the display (1/MIN)");
+	}
+	if (has_refresh(s, RP_REFRESH_TEAR))
+		legend_line(f, x, y, TEAR_COLOUR, NULL, 2.5,
+			    "tearing flip: on screen at once, between vblanks");
+	fputs("</g>\n", f);
+}
+
 /* The legend: a swatch per stage observed, the grid, the late outline. */
 static void legend(FILE *f, const struct rp_samples *s, double y)
 {
@@ -158,13 +226,18 @@ static void legend(FILE *f, const struct rp_samples *s, double y)
 		svg_text(f, x + 18, y, "start", " font-size=\"11\"", label);
 		x += 28 + 6.2 * strlen(label);
 	}
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#bbb\"/>\n",
-		x + 7, y - BAR_H, x + 7, y + 2);
-	svg_text(f, x + 14, y, "start", " font-size=\"11\"", "vblank");
-	x += 70;
+	/* Under VRR the refreshes are drawn instead; a tear's vblanks are not known. */
+	if (!variable(s) && !has_refresh(s, RP_REFRESH_TEAR)) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#bbb\"/>\n", x + 7, y - BAR_H, x + 7, y + 2);
+		svg_text(f, x + 14, y, "start", " font-size=\"11\"", "vblank");
+		x += 70;
+	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%d\" fill=\"none\" "
 		"stroke=\"" SVG_RED "\" stroke-width=\"1.5\"/>\n", x, y - BAR_H + 1, BAR_H);
 	svg_text(f, x + 18, y, "start", " font-size=\"11\"", "missed a vblank it could have made");
+	if (top_of(s) > TOP)
+		legend_refreshes(f, s, y + LEGEND_H);
 }
 
 static double x_of(int64_t t, int64_t t0, int64_t t1)
@@ -199,6 +272,42 @@ static size_t grid(FILE *f, const struct rp_samples *s, const size_t *rows, size
 	return lines;
 }
 
+/* A vertical line of kind @kind at @t behind the rows, if inside [@t0, @t1]. */
+static void refresh_line(FILE *f, const char *kind, const char *colour, const char *dash,
+			 int64_t t, int64_t t0, int64_t t1, double ytop, double ybottom)
+{
+	if (t < t0 || t > t1)
+		return;
+	fprintf(f, "<line class=\"refresh\" data-refresh=\"%s\" x1=\"%.1f\" y1=\"%.1f\" "
+		"x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s%s%s/>\n", kind,
+		x_of(t, t0, t1), ytop, x_of(t, t0, t1), ybottom, colour,
+		dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
+}
+
+/*
+ * Variable refresh: each of @n @rows' refreshes (its vblank mark) and the
+ * frames the display repeated before it, in [@t0, @t1] ns.
+ */
+static void refreshes(FILE *f, const struct rp_samples *s, const size_t *rows, size_t n,
+		      int64_t t0, int64_t t1, double ytop, double ybottom)
+{
+	size_t i;
+	unsigned int j;
+
+	for (i = 0; i < n; i++) {
+		const struct rp_row *r = &s->rows[rows[i]];
+		int64_t t = *rp_mark(s, rows[i], s->marks.vblank);
+
+		for (j = 1; j <= r->repeats && r->repeat_ns > 0; j++)
+			refresh_line(f, "repeat", REPEAT_COLOUR, "3 2",
+				     r->repeat_from_ns + (int64_t)j * r->repeat_ns, t0, t1, ytop,
+				     ybottom);
+		if (t && r->refresh != RP_REFRESH_TEAR)
+			refresh_line(f, refresh_names[r->refresh], refresh_colours[r->refresh],
+				     NULL, t, t0, t1, ytop, ybottom);
+	}
+}
+
 /* One row: its stages as bars, a red outline and a label if it was late. */
 static void row(FILE *f, const struct rp_samples *s, size_t r, double y, int64_t t0, int64_t t1)
 {
@@ -208,8 +317,8 @@ static void row(FILE *f, const struct rp_samples *s, size_t r, double y, int64_t
 	char label[48];
 	size_t k;
 
-	fprintf(f, "<g class=\"frame\" data-index=\"%u\" data-missed=\"%u\">\n", rw->index,
-		rw->missed);
+	fprintf(f, "<g class=\"frame\" data-index=\"%u\" data-missed=\"%u\" data-refresh=\"%s\">\n",
+		rw->index, rw->missed, refresh_names[rw->refresh]);
 	snprintf(label, sizeof(label), "#%u", rw->index);
 	svg_text(f, SVG_LEFT - 6, y + BAR_H - 1, "end", " font-size=\"10\"", label);
 	for (k = 1; k < s->marks.n; k++) {
@@ -227,6 +336,11 @@ static void row(FILE *f, const struct rp_samples *s, size_t r, double y, int64_t
 		xend = fmax(xend, fmax(xa, xb));
 		from = to > from ? to : from;
 	}
+	to = *rp_mark(s, r, s->marks.vblank);
+	if (rw->refresh == RP_REFRESH_TEAR && to)
+		fprintf(f, "<line class=\"tear\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"" TEAR_COLOUR "\" stroke-width=\"2.5\"/>\n", x_of(to, t0, t1),
+			y - 3, x_of(to, t0, t1), y + BAR_H + 3);
 	if (!last_mark(s, r)) {
 		/* Discarded, or no feedback or event: a dot where it began. */
 		fprintf(f, "<circle class=\"unshown\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
@@ -259,7 +373,7 @@ static void window(FILE *f, int y0, const struct rp_samples *s, const struct rp_
 {
 	const size_t *rows = idx + w->first;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, pad, origin;
-	double plot_h = (double)w->n * ROW_H + 8, ytop = y0 + TOP;
+	double plot_h = (double)w->n * ROW_H + 8, ytop = y0 + top_of(s);
 	char title[200], which[200], xlabel[96];
 	size_t i, k;
 
@@ -297,10 +411,14 @@ static void window(FILE *f, int y0, const struct rp_samples *s, const struct rp_
 	svg_text(f, SVG_WIDTH / 2.0, y0 + 20, "middle", " font-size=\"15\" font-weight=\"bold\"",
 		 title);
 	svg_text(f, SVG_WIDTH / 2.0, y0 + 38, "middle", " class=\"which\" font-size=\"12\"", which);
-	legend(f, s, y0 + TOP - 12);
+	legend(f, s, ytop - 12 - (top_of(s) - TOP));
 	fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
 		"stroke=\"#333\"/>\n", SVG_LEFT, ytop, SVG_PLOT_W, plot_h);
-	grid(f, s, rows, w->n, t0, t1, ytop, ytop + plot_h);
+	/* A tearing flip's event is no vblank: no grid to anchor on it. */
+	if (variable(s))
+		refreshes(f, s, rows, w->n, t0, t1, ytop, ytop + plot_h);
+	else if (!has_refresh(s, RP_REFRESH_TEAR))
+		grid(f, s, rows, w->n, t0, t1, ytop, ytop + plot_h);
 	for (i = 0; i < w->n; i++)
 		row(f, s, rows[i], ytop + 4 + (double)i * ROW_H, t0, t1);
 	/* The axis in ms from the window's first mark. */
@@ -328,7 +446,7 @@ void rp_svg_frames(FILE *f, int y0, const struct rp_samples *s, const struct rp_
 	worst = n ? worst_of(s, idx, n) : 0;
 	for (i = 0; i < nw; i++) {
 		window(f, y0, s, how, idx, &w[i], worst);
-		y0 += window_height(&w[i]);
+		y0 += window_height(s, &w[i]);
 	}
 	free(idx);
 }

@@ -38,6 +38,19 @@ struct rp_metric {
 
 bool rp_metric_is_time(const struct rp_metric *m);
 
+/*
+ * How the refresh that showed a row began, for the frame timeline: on the
+ * mode's fixed vblank grid; under variable refresh, at the flip's flush or
+ * held to one mode period after the previous refresh (the maximum rate);
+ * or at no vblank: a tearing (async) flip, on screen at once.
+ */
+enum rp_refresh {
+	RP_REFRESH_GRID = 0,
+	RP_REFRESH_FLUSH,
+	RP_REFRESH_WAIT,
+	RP_REFRESH_TEAR,
+};
+
 /* What a row of a sample table is, beyond its values. */
 struct rp_row {
 	unsigned int index;	/* position in the run, warm-up included */
@@ -46,6 +59,14 @@ struct rp_row {
 	bool flagged;		/* missed a vblank: ringed in the SVG timeline */
 	unsigned int missed;	/* vblanks it missed that it could have made */
 	int64_t period_ns;	/* its output's frame, for the vblank grid; 0: unknown */
+	enum rp_refresh refresh;
+	/*
+	 * Under variable refresh: the frames the display repeated on its own
+	 * before this row's refresh, @repeat_ns (1/MIN s) apart, the first
+	 * @repeat_ns after @repeat_from_ns (the refresh before).
+	 */
+	unsigned int repeats;
+	int64_t repeat_ns, repeat_from_ns;
 };
 
 /*
