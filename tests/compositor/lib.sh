@@ -69,3 +69,50 @@ csv_frames() {
 mode_period_ns() {
 	awk '/^crtc\[/ { crtc = 1 } crtc && $1 == "mode:" { printf "%.0f", int($8 * $12 * 1000000 / $4); exit }' "$1" 2>/dev/null
 }
+
+# check_presentlat_session PREFIX COMPOSITOR RC DIR FRAMES: the checks of a
+# session.sh run of presentlat -n FRAMES that exited RC, its output in
+# DIR/out, its CSV and JSON in DIR/run.csv and DIR/run.json (PREFIX, e.g.
+# "vkms-", tells two sessions of one test apart):
+#   PREFIXCOMPOSITOR-comes-up, PREFIXCOMPOSITOR-stops-cleanly (exit 0 on
+#   SIGTERM), PREFIXpresentlat-completes (exit 0: every frame got its
+#   feedback), PREFIXframes-presented (FRAMES counted frames presented,
+#   none discarded or without feedback).
+# Leaves the frames in DIR/frames (csv_frames) and their number in $n;
+# returns 1 if the compositor did not come up (the caller finishes there).
+check_presentlat_session() {
+	local prefix=$1 compositor=$2 rc=$3 dir=$4 frames=$5 counts
+	check "$prefix$compositor-comes-up" "$([ "$rc" -ne 125 ]; echo $?)" \
+		"$(grep -A15 'did not come up' "$dir/out" | tr '\n' ' ' | cut -c1-600)"
+	[ "$rc" -eq 125 ] && return 1
+	check "$prefix$compositor-stops-cleanly" \
+		"$(grep -q "^# session: $compositor exited 0 after SIGTERM" "$dir/out"; echo $?)" \
+		"expected $compositor to exit with status 0 on SIGTERM, got session status $rc: $(grep -E 'after SIGTERM' "$dir/out" | tr '\n' ' ')"
+	check "${prefix}presentlat-completes" "$rc" \
+		"presentlat exited $rc: $(grep '^presentlat:' "$dir/out" | tail -2 | tr '\n' ' ')"
+	sed -n '/^  metric/,/^  [0-9]* presented/p' "$dir/out" | sed 's/^/# /'
+	csv_frames "$dir/run.csv" "$dir/frames"
+	n=$(wc -l <"$dir/frames")
+	counts=$(jq -r '.counts | "\(.presented) \(.discarded) \(.without_feedback)"' "$dir/run.json" 2>&1)
+	check "${prefix}frames-presented" "$([ "$n" -ge "$frames" ] && [ "$counts" = "$n 0 0" ]; echo $?)" \
+		"expected $frames presented frames, none discarded or without feedback; got (presented discarded without) $counts"
+	return 0
+}
+
+# check_on_grid NAME FRAMES PERIOD: every presented interval of FRAMES
+# (csv_frames) is its MSC difference times PERIOD ns, to the microsecond:
+# the display's fixed grid, whatever the client's pace.
+check_on_grid() {
+	local off
+	off=$(awk -v p="$3" 'NR > 1 { e = ($3 - last_t) - ($5 - last_m) * p; if (e < 0) e = -e
+		if (e >= 1000) { b++; w = w " " $5 ":" $3 - last_t } }
+		{ last_t = $3; last_m = $5 } END { print b + 0 w }' "$2")
+	check "$1" "$([ "${off%% *}" = 0 ] && [ "$(wc -l <"$2")" -gt 1 ] && [ "${3:-0}" -gt 0 ]; echo $?)" \
+		"expected presented - previous = MSC difference x $3 ns, ${off%% *} off (msc:ns):$(echo "${off#* }" | cut -c1-300)"
+}
+
+# vrr_capable FILE: the value of the first vrr_capable property in FILE,
+# the output of modetest -c, or "none" if no connector has one.
+vrr_capable() {
+	awk '/ vrr_capable:$/ { f = 1 } f && $1 == "value:" { v = $2; exit } END { print v == "" ? "none" : v }' "$1"
+}

@@ -20,6 +20,16 @@
 #                          grid (see below)
 #   fence-is-event         every frame's out-fence timestamp (trace) is
 #                          its presented time, the flip event's, to the us
+#   vrr-capable-flipkms    modetest lists flipkms's vrr_capable as 1
+#
+# Then the anchor, mainline vkms (loaded for it), 30 frames of the same
+# client under sway with adaptive_sync on ($FLIPFENCE_VRR_VKMS_FRAMES):
+#   vkms-sway-comes-up, vkms-sway-stops-cleanly, vkms-presentlat-completes,
+#   vkms-frames-presented  as above
+#   vkms-not-vrr-capable   modetest lists no vrr_capable on vkms (or 0)
+#   vkms-intervals-on-mode-grid
+#                          every presented interval is its MSC difference
+#                          times the mode's period, to the us
 #
 # The client is presentlat --render-us RENDER --pattern 2:EXTRA: every
 # frame spins RENDER us (14000), every second one waits EXTRA ms (4) more,
@@ -38,6 +48,7 @@ here=$(dirname "$0")
 . "$here/lib.sh"
 frames=${1:-120}
 adaptive=${2:-on}
+vkms_frames=${FLIPFENCE_VRR_VKMS_FRAMES:-30}
 render_us=${FLIPFENCE_VRR_RENDER_US:-14000}
 extra_ms=${FLIPFENCE_VRR_EXTRA_MS:-4}
 tmp=$(mktemp -d)
@@ -73,18 +84,7 @@ kill "$sampler" 2>/dev/null
 sampler=""
 grep '^# session' "$tmp/out"
 
-check sway-comes-up "$([ $rc -ne 125 ]; echo $?)" "$(grep -A15 'did not come up' "$tmp/out" | tr '\n' ' ' | cut -c1-600)"
-[ $rc -eq 125 ] && { finish; exit; }
-check sway-stops-cleanly "$(grep -q '^# session: sway exited 0 after SIGTERM' "$tmp/out"; echo $?)" \
-	"expected sway to exit with status 0 on SIGTERM, got session status $rc"
-check presentlat-completes "$rc" "presentlat exited $rc: $(grep '^presentlat:' "$tmp/out" | tail -2 | tr '\n' ' ')"
-sed -n '/^  metric/,/^  [0-9]* presented/p' "$tmp/out" | sed 's/^/# /'
-
-csv_frames "$tmp/run.csv" "$tmp/frames"
-n=$(wc -l <"$tmp/frames")
-counts=$(jq -r '.counts | "\(.presented) \(.discarded) \(.without_feedback)"' "$tmp/run.json" 2>&1)
-check frames-presented "$([ "$n" -ge "$frames" ] && [ "$counts" = "$n 0 0" ]; echo $?)" \
-	"expected $frames presented frames, none discarded or without feedback; got (presented discarded without) $counts"
+check_presentlat_session "" sway "$rc" "$tmp" "$frames" || { finish; exit; }
 
 on=$(grep -c 'vrr_range 30-144, vrr on' "$tmp/status")
 check vrr-on "$([ "$on" -gt 0 ]; echo $?)" \
@@ -148,4 +148,31 @@ echo "# $n frames, period $period ns, $inside intervals inside the range; median
 echo "# presented intervals (us): $(awk 'NR > 1 { printf "%.0f\n", ($2 - last) / 1000 } { last = $2 }' "$tmp/joined" | sort -n | uniq -c | awk '{ printf "%s:%s ", $2, $1 }' | cut -c1-400)"
 echo "# presented - commit interval (us): $(awk 'NR > 1 { printf "%.0f\n", (($2 - lp) - ($7 - lc)) / 1000 } { lp = $2; lc = $7 }' "$tmp/joined" | sort -n | uniq -c | awk '{ printf "%s:%s ", $2, $1 }' | cut -c1-400)"
 cp "$tmp/joined" "$tmp/trace" "$tmp/status" "${FLIPFENCE_RESULTS:-/nonexistent}/" 2>/dev/null
+
+# The anchor: the same client under sway with adaptive_sync on, on mainline
+# vkms (loaded for it, in this boot), shows what a compositor sees there:
+# no vrr_capable connector, so sway cannot turn VRR on, and every interval
+# is a whole number of the mode's periods whatever the client's pace.
+vk=$tmp/vkms
+mkdir "$vk" && chmod 0777 "$vk"
+modetest -M flipkms -c >"$tmp/modetest" 2>&1
+capable=$(vrr_capable "$tmp/modetest")
+check vrr-capable-flipkms "$([ "$capable" = 1 ]; echo $?)" \
+	"expected modetest to list flipkms's vrr_capable as 1, got $capable: $(head -3 "$tmp/modetest" | tr '\n' ' ')"
+# shellcheck disable=SC2016 # expanded by the inner bash
+"$here/../kms/with-module.sh" vkms -- bash -c 'modetest -M vkms -c >"$1/modetest" 2>&1
+	FLIPFENCE_SESSION_STATE=$1/state FLIPFENCE_SWAY_CONFIG="output * adaptive_sync on" \
+		"$2/session.sh" -d vkms sway -- "$3" -n "$4" -w 5 --render-us "$5" --pattern "2:$6" \
+		--csv "$1/run.csv" --json "$1/run.json"' _ "$vk" "$here" "$presentlat" "$vkms_frames" \
+	"$render_us" "$extra_ms" >"$vk/out" 2>&1
+rc=$?
+grep '^# session' "$vk/out" | sed 's/^# /# vkms: /'
+if check_presentlat_session vkms- sway "$rc" "$vk" "$vkms_frames"; then
+	capable=$(vrr_capable "$vk/modetest")
+	check vkms-not-vrr-capable "$([ "$capable" != 1 ] && grep -q '^Connectors:' "$vk/modetest"; echo $?)" \
+		"expected vkms's connector without vrr_capable (or 0), modetest says $capable: $(head -3 "$vk/modetest" | tr '\n' ' ')"
+	vkms_period=$(mode_period_ns "$vk/state")
+	check_on_grid vkms-intervals-on-mode-grid "$vk/frames" "${vkms_period:-0}"
+	echo "# vkms: $n frames, period ${vkms_period:-?} ns; presented intervals (us): $(awk 'NR > 1 { printf "%.0f\n", ($3 - last) / 1000 } { last = $3 }' "$vk/frames" | sort -n | uniq -c | awk '{ printf "%s:%s ", $2, $1 }' | cut -c1-300)"
+fi
 finish
