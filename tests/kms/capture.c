@@ -48,82 +48,6 @@
 
 static char crtc_dir[96];
 
-struct crc_entry {
-	unsigned long frame, crc;
-};
-
-static int crc_open(int flags)
-{
-	char path[160];
-	int ctl, data;
-
-	snprintf(path, sizeof(path), "%s/crc/control", crtc_dir);
-	ctl = open(path, O_WRONLY);
-	require(ctl >= 0 && write(ctl, "auto", 4) == 4, "select CRC source auto");
-	close(ctl);
-	snprintf(path, sizeof(path), "%s/crc/data", crtc_dir);
-	data = open(path, O_RDONLY | flags);
-	require(data >= 0, "open crc/data");
-	return data;
-}
-
-/* The next entry: each read() of crc/data returns one "frame crc" line. */
-static bool crc_next(int data, bool nonblock, struct crc_entry *e)
-{
-	struct pollfd pfd = { .fd = data, .events = POLLIN };
-	char line[64];
-	ssize_t n;
-
-	for (;;) {
-		n = read(data, line, sizeof(line) - 1);
-		if (n > 0)
-			break;
-		if (n < 0 && nonblock && errno == EAGAIN && poll(&pfd, 1, 10000) == 1)
-			continue;
-		comment("crc/data read: %s", n ? errno_name(errno) : "end of file");
-		return false;
-	}
-	line[n] = '\0';
-	return sscanf(line, "%lx %lx", &e->frame, &e->crc) == 2;
-}
-
-/*
- * flipkms_status's counts of the vblanks of @crtc that got no CRC entry, or
- * did not happen: missed (the timer late), dropped (injected), crc dropped
- * (the composer too far behind). Their sum, or -1 if it cannot be read.
- */
-static long long vblanks_without_entry(int crtc, char *what, size_t len)
-{
-	long long vblanks, missed = -1, dropped = -1, flips, comps, entries, crc_dropped = -1;
-	char path[160], line[256];
-	int at = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "crtc-", 5)) {
-			at = atoi(line + 5);
-			continue;
-		}
-		if (at != crtc)
-			continue;
-		if (sscanf(line, " vblanks %lld, missed %lld, dropped %lld, flips %lld",
-			   &vblanks, &missed, &dropped, &flips) == 4)
-			continue;
-		sscanf(line, " compositions %lld, crc entries %lld, crc dropped %lld", &comps,
-		       &entries, &crc_dropped);
-	}
-	fclose(f);
-	if (missed < 0 || dropped < 0 || crc_dropped < 0)
-		return -1;
-	snprintf(what, len, "missed %lld, dropped %lld, crc dropped %lld", missed, dropped,
-		 crc_dropped);
-	return missed + dropped + crc_dropped;
-}
-
 static uint64_t vblank_count(struct kms_dev *dev, const struct kms_pipe *pipe)
 {
 	uint64_t seq = 0, ns;
@@ -176,7 +100,7 @@ static void test_latched_frame(struct kms_dev *dev, const struct kms_pipe *pipe,
 static void test_crc_at_flip(struct kms_dev *dev, const struct kms_pipe *pipe,
 			     const struct kms_fb fb[2])
 {
-	struct crc_entry e, prev = { 0, 0 };
+	struct kms_crc_entry e, prev = { 0, 0 };
 	unsigned long old_crc = 0, new_crc = 0;
 	struct kms_event ev;
 	bool found = false;
@@ -184,14 +108,14 @@ static void test_crc_at_flip(struct kms_dev *dev, const struct kms_pipe *pipe,
 
 	begin("crc-at-the-flip");
 	flip_to(dev, pipe, &fb[0], &ev);
-	data = crc_open(0);
-	require(crc_next(data, false, &e), "a CRC entry");
+	data = kms_crc_open(crtc_dir, 0);
+	require(kms_crc_next(data, false, &e), "a CRC entry");
 	old_crc = e.crc;
 	flip_to(dev, pipe, &fb[1], &ev);
 	comment("flip shown at vblank %llu", (unsigned long long)ev.sequence);
 	for (i = 0; i < 2 * ENTRIES && !found; i++) {
 		prev = e;
-		require(crc_next(data, false, &e), "a CRC entry");
+		require(kms_crc_next(data, false, &e), "a CRC entry");
 		found = e.frame >= ev.sequence;
 	}
 	close(data);
@@ -210,7 +134,7 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 			     bool nonblock)
 {
 	const char *tag = nonblock ? "nonblocking" : "blocking";
-	struct crc_entry e, first;
+	struct kms_crc_entry e, first;
 	unsigned long skipped = 0, repeated = 0, changed = 0;
 	long long lost_before, lost_after, explained;
 	char name[64], before[96], after[96];
@@ -222,15 +146,16 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 	require(kms_disable(dev, pipe) == 0, "disable");
 	require(kms_modeset(dev, pipe, NULL, fb) == 0, "modeset");
 	at_modeset = vblank_count(dev, pipe);
-	lost_before = vblanks_without_entry(pipe->crtc_index, before, sizeof(before));
+	lost_before = kms_vblanks_without_entry(crtc_dir, pipe->crtc_index, before,
+						sizeof(before));
 	require(lost_before >= 0, "flipkms_status's missed, dropped and crc dropped counts");
-	data = crc_open(nonblock ? O_NONBLOCK : 0);
-	require(crc_next(data, nonblock, &first), "a first CRC entry");
+	data = kms_crc_open(crtc_dir, nonblock ? O_NONBLOCK : 0);
+	require(kms_crc_next(data, nonblock, &first), "a first CRC entry");
 	e = first;
 	for (i = 1; i < ENTRIES; i++) {
 		unsigned long last = e.frame;
 
-		if (!crc_next(data, nonblock, &e))
+		if (!kms_crc_next(data, nonblock, &e))
 			break;
 		if (e.frame <= last)
 			repeated++;
@@ -238,7 +163,7 @@ static void test_consecutive(struct kms_dev *dev, struct kms_pipe *pipe, const s
 			skipped += e.frame - last - 1;
 		changed += e.crc != first.crc;
 	}
-	lost_after = vblanks_without_entry(pipe->crtc_index, after, sizeof(after));
+	lost_after = kms_vblanks_without_entry(crtc_dir, pipe->crtc_index, after, sizeof(after));
 	close(data);
 	require(lost_after >= 0, "flipkms_status's counts after the reads");
 	explained = lost_after - lost_before;
@@ -264,7 +189,7 @@ struct crc_reader {
 	pthread_t thread;
 	int fd;
 	volatile bool stop;
-	struct crc_entry e[4096];
+	struct kms_crc_entry e[4096];
 	int n;
 };
 
@@ -272,7 +197,7 @@ static void *crc_reader_run(void *arg)
 {
 	struct crc_reader *r = arg;
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	struct crc_entry e;
+	struct kms_crc_entry e;
 	char line[64];
 	ssize_t n;
 
@@ -295,12 +220,12 @@ static unsigned long steady_crc(struct kms_dev *dev, const struct kms_pipe *pipe
 				const struct kms_fb *fb, int data)
 {
 	struct kms_event ev;
-	struct crc_entry e;
+	struct kms_crc_entry e;
 	int i;
 
 	flip_to(dev, pipe, fb, &ev);
 	for (i = 0; i < 1000; i++) {
-		require(crc_next(data, false, &e), "a CRC entry");
+		require(kms_crc_next(data, false, &e), "a CRC entry");
 		if (e.frame > ev.sequence)
 			return e.crc;
 	}
@@ -359,7 +284,7 @@ static void test_released_buffer(struct kms_dev *dev, struct kms_pipe *pipe)
 	require(kms_modeset(dev, pipe, &mode, &fb[0]) == 0, "modeset to the largest mode");
 	band = mode.vdisplay / 16;
 
-	data = crc_open(0);
+	data = kms_crc_open(crtc_dir, 0);
 	for (i = 0; i < 3; i++)
 		known[i] = steady_crc(dev, pipe, &fb[i], data);
 	close(data);
@@ -367,7 +292,7 @@ static void test_released_buffer(struct kms_dev *dev, struct kms_pipe *pipe)
 	require(known[0] != known[1] && known[1] != known[2] && known[0] != known[2],
 		"three different CRCs");
 
-	r.fd = crc_open(O_NONBLOCK);
+	r.fd = kms_crc_open(crtc_dir, O_NONBLOCK);
 	r.stop = false;
 	r.n = 0;
 	require(!pthread_create(&r.thread, NULL, crc_reader_run, &r), "reader thread");
@@ -411,19 +336,19 @@ static void test_no_stale_entries(struct kms_dev *dev, const struct kms_pipe *pi
 				  const struct kms_fb fb[2])
 {
 	struct kms_event ev;
-	struct crc_entry e;
+	struct kms_crc_entry e;
 	uint64_t at_open;
 	int data;
 
 	begin("no-stale-entries");
-	data = crc_open(0);
+	data = kms_crc_open(crtc_dir, 0);
 	/* A new frame: its CRC takes a composition, its vblanks queue. */
 	flip_to(dev, pipe, &fb[0], &ev);
 	sleep_ms(100);
 	close(data);
 	at_open = vblank_count(dev, pipe);
-	data = crc_open(0);
-	require(crc_next(data, false, &e), "a CRC entry");
+	data = kms_crc_open(crtc_dir, 0);
+	require(kms_crc_next(data, false, &e), "a CRC entry");
 	close(data);
 	check("no-stale-entries", e.frame >= at_open,
 	      "the first entry of a new session is for vblank %lu, opened at %llu", e.frame,

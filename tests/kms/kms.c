@@ -603,6 +603,36 @@ unsigned int kms_vblank_crtc_bits(int index)
 	return ((unsigned int)index << DRM_VBLANK_HIGH_CRTC_SHIFT) & DRM_VBLANK_HIGH_CRTC_MASK;
 }
 
+/* --- writeback ---------------------------------------------------------- */
+
+bool kms_writeback_find(struct kms_dev *dev, const struct kms_pipe *pipe,
+			struct kms_writeback *wb)
+{
+	drmModeRes *res = drmModeGetResources(dev->fd);
+	int i;
+
+	memset(wb, 0, sizeof(*wb));
+	for (i = 0; res && i < res->count_connectors && !wb->id; i++) {
+		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
+		drmModeEncoder *e = c && c->count_encoders ?
+				    drmModeGetEncoder(dev->fd, c->encoders[0]) : NULL;
+
+		if (c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK && e &&
+		    (e->possible_crtcs & (1u << pipe->crtc_index)))
+			wb->id = c->connector_id;
+		drmModeFreeEncoder(e);
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+	if (!wb->id)
+		return false;
+	wb->crtc_id = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
+	wb->fb_id = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID");
+	wb->out_fence_ptr = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR,
+					"WRITEBACK_OUT_FENCE_PTR");
+	return wb->crtc_id && wb->fb_id && wb->out_fence_ptr;
+}
+
 /* --- fences ------------------------------------------------------------- */
 
 int kms_fence_info(int fd, struct kms_fence_info *info)
@@ -748,4 +778,70 @@ long kms_frame_pixel(const char *crtc_dir, int x, int y)
 		ret = (long)rgb[0] << 16 | rgb[1] << 8 | rgb[2];
 	fclose(f);
 	return ret;
+}
+
+int kms_crc_open(const char *crtc_dir, int flags)
+{
+	char path[160];
+	int ctl, data;
+
+	snprintf(path, sizeof(path), "%s/crc/control", crtc_dir);
+	ctl = open(path, O_WRONLY);
+	require(ctl >= 0 && write(ctl, "auto", 4) == 4, "select CRC source auto");
+	close(ctl);
+	snprintf(path, sizeof(path), "%s/crc/data", crtc_dir);
+	data = open(path, O_RDONLY | flags);
+	require(data >= 0, "open crc/data");
+	return data;
+}
+
+bool kms_crc_next(int data, bool nonblock, struct kms_crc_entry *e)
+{
+	struct pollfd pfd = { .fd = data, .events = POLLIN };
+	char line[64];
+	ssize_t n;
+
+	for (;;) {
+		n = read(data, line, sizeof(line) - 1);
+		if (n > 0)
+			break;
+		if (n < 0 && nonblock && errno == EAGAIN && poll(&pfd, 1, 10000) == 1)
+			continue;
+		comment("crc/data read: %s", n ? errno_name(errno) : "end of file");
+		return false;
+	}
+	line[n] = '\0';
+	return sscanf(line, "%lx %lx", &e->frame, &e->crc) == 2;
+}
+
+long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, size_t len)
+{
+	long long vblanks, missed = -1, dropped = -1, flips, comps, entries, crc_dropped = -1;
+	char path[160], line[256];
+	int at = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "crtc-", 5)) {
+			at = atoi(line + 5);
+			continue;
+		}
+		if (at != crtc)
+			continue;
+		if (sscanf(line, " vblanks %lld, missed %lld, dropped %lld, flips %lld",
+			   &vblanks, &missed, &dropped, &flips) == 4)
+			continue;
+		sscanf(line, " compositions %lld, crc entries %lld, crc dropped %lld", &comps,
+		       &entries, &crc_dropped);
+	}
+	fclose(f);
+	if (missed < 0 || dropped < 0 || crc_dropped < 0)
+		return -1;
+	snprintf(what, len, "missed %lld, dropped %lld, crc dropped %lld", missed, dropped,
+		 crc_dropped);
+	return missed + dropped + crc_dropped;
 }

@@ -165,6 +165,21 @@ int kms_drain_events(struct kms_dev *dev, int quiet_ms);
 /* DRM_IOCTL_WAIT_VBLANK type bits selecting CRTC @index. */
 unsigned int kms_vblank_crtc_bits(int index);
 
+/* --- writeback ---------------------------------------------------------- */
+
+/* A writeback connector and the ids of its properties. */
+struct kms_writeback {
+	uint32_t id, crtc_id, fb_id, out_fence_ptr;
+};
+
+/*
+ * The first writeback connector that can take @pipe's CRTC (the client must
+ * have set DRM_CLIENT_CAP_WRITEBACK_CONNECTORS), with its CRTC_ID,
+ * WRITEBACK_FB_ID and WRITEBACK_OUT_FENCE_PTR; false if there is none.
+ */
+bool kms_writeback_find(struct kms_dev *dev, const struct kms_pipe *pipe,
+			struct kms_writeback *wb);
+
 /* --- fences ------------------------------------------------------------- */
 
 struct kms_fence_info {
@@ -216,6 +231,22 @@ int kms_crtc_control(const char *crtc_dir, const char *file, const char *value);
  * drained, the pipe off, the framebuffers gone and the card closed.
  */
 void kms_teardown(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_fb fb[2]);
+/* One line of crc/data: the vblank count it is of, and its CRC. */
+struct kms_crc_entry {
+	unsigned long frame, crc;
+};
+
+/* Sets @crtc_dir's CRC source to auto and opens its crc/data with @flags (requires both). */
+int kms_crc_open(const char *crtc_dir, int flags);
+/* The next entry (each read() returns one line); false, with a comment, if none came. */
+bool kms_crc_next(int data, bool nonblock, struct kms_crc_entry *e);
+/*
+ * flipkms_status's counts of the vblanks of CRTC @crtc that got no CRC
+ * entry, or did not happen: missed (the timer late), dropped (injected),
+ * crc dropped (the composer too far behind). Their sum, with the three in
+ * @what, or -1 if they cannot be read.
+ */
+long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, size_t len);
 /* Pixel (@x, @y) of @crtc_dir/frame.ppm as 0xRRGGBB, or -1. */
 long kms_frame_pixel(const char *crtc_dir, int x, int y);
 

@@ -49,7 +49,7 @@ static struct kms_dev dev;
 static struct kms_pipe kp;
 static drmModeModeInfo mode;
 static struct kms_fb fb_a, fb_b, fb_c, fb_wb;
-static uint32_t wb_id, wb_crtc, wb_fb, wb_fence_ptr;
+static struct kms_writeback wb;
 static char crtc_dir[128];
 
 /* The rows [lo, hi] the tear may start at, from the events' µs. */
@@ -70,30 +70,6 @@ static struct tear tear_at(int64_t ts_us, int64_t t_us)
 	return r;
 }
 
-static bool find_writeback(void)
-{
-	drmModeRes *res = drmModeGetResources(dev.fd);
-	int i;
-
-	for (i = 0; res && i < res->count_connectors && !wb_id; i++) {
-		drmModeConnector *c = drmModeGetConnector(dev.fd, res->connectors[i]);
-		drmModeEncoder *e = c && c->count_encoders ?
-				    drmModeGetEncoder(dev.fd, c->encoders[0]) : NULL;
-
-		if (c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK && e &&
-		    (e->possible_crtcs & (1u << kp.crtc_index)))
-			wb_id = c->connector_id;
-		drmModeFreeEncoder(e);
-		drmModeFreeConnector(c);
-	}
-	drmModeFreeResources(res);
-	wb_crtc = kms_prop_id(dev.fd, wb_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
-	wb_fb = kms_prop_id(dev.fd, wb_id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID");
-	wb_fence_ptr = kms_prop_id(dev.fd, wb_id, DRM_MODE_OBJECT_CONNECTOR,
-				   "WRITEBACK_OUT_FENCE_PTR");
-	return wb_id && wb_crtc && wb_fb && wb_fence_ptr;
-}
-
 /*
  * The primary plane to @fb with a flip event, written back if @fence
  * (@flags DRM_MODE_ATOMIC_ALLOW_MODESET the first time: it routes the
@@ -106,9 +82,9 @@ static int commit_sync(const struct kms_fb *fb, int32_t *fence, uint32_t flags)
 
 	if (fence) {
 		*fence = -1;
-		drmModeAtomicAddProperty(req, wb_id, wb_crtc, kp.crtc_id);
-		drmModeAtomicAddProperty(req, wb_id, wb_fb, fb_wb.fb_id);
-		drmModeAtomicAddProperty(req, wb_id, wb_fence_ptr, (uint64_t)(uintptr_t)fence);
+		drmModeAtomicAddProperty(req, wb.id, wb.crtc_id, kp.crtc_id);
+		drmModeAtomicAddProperty(req, wb.id, wb.fb_id, fb_wb.fb_id);
+		drmModeAtomicAddProperty(req, wb.id, wb.out_fence_ptr, (uint64_t)(uintptr_t)fence);
 	}
 	if (!ret)
 		ret = drmModeAtomicCommit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK | flags |
@@ -408,7 +384,7 @@ int main(int argc, char **argv)
 	require(kms_open(&dev, driver, KMS_CAP_ATOMIC) == 0, "open flipkms");
 	require(drmSetClientCap(dev.fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0,
 		"DRM_CLIENT_CAP_WRITEBACK_CONNECTORS");
-	require(kms_pipes(&dev, &kp, 1) == 1 && find_writeback(), "a pipe and its writeback");
+	require(kms_pipes(&dev, &kp, 1) == 1 && kms_writeback_find(&dev, &kp, &wb), "a pipe and its writeback");
 	require(kms_crtc_debugfs_dir(&dev, &kp, crtc_dir, sizeof(crtc_dir)) == 0, "debugfs");
 	c = drmModeGetConnector(dev.fd, kp.connector_id);
 	for (m = 0; c && m < c->count_modes; m++)

@@ -20,6 +20,15 @@
  *   - VRR off: every refresh on the mode's grid again
  *   - every flip: fence == event to the µs; the event's count steps by
  *     exactly the refreshes the interval allows
+ *   - CRCs and writeback follow refreshes (at 320x200, 120 Hz, so that
+ *     composing keeps up): with flips at an irregular pace inside, above
+ *     and below the range, crc/data has one entry per refresh, numbered
+ *     with the counts the flip events carry, consecutive, fewer than the
+ *     mode's grid would have; each flip's entry is at the refresh its
+ *     event named, with its frame's CRC, different from the other frame's,
+ *     and repeated frames repeat it; a writeback job signals after the
+ *     refresh that ends its frame's (a repeated frame, or the next flip's),
+ *     and writes its frame
  *
  * The times compared are the driver's own (fence timestamps in ns), which
  * the model fixes exactly; the guest's clock only paces the flips.
@@ -27,12 +36,17 @@
  * usage: vrr flipkms   (loaded with the default vrr_range, 48-144)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <drm_fourcc.h>
 
 #include "kms.h"
 
@@ -47,6 +61,9 @@
 static struct kms_dev dev;
 static struct kms_pipe kp;	/* the pipe (pipe() is libc's) */
 static struct kms_fb fb[2];
+static const struct kms_fb *flip_fbs = fb;	/* what flip() shows */
+static struct kms_writeback wb;
+static struct kms_fb wb_fb;			/* what a writeback job writes */
 static uint32_t vrr_prop;
 static int64_t period, longest;
 
@@ -83,8 +100,12 @@ static void rule_report(const struct rule *r)
 	      r->want, r->bad, r->seen, r->bad ? r->first : "-");
 }
 
-/* Flips to fb[@i % 2], setting VRR_ENABLED to @vrr unless it is < 0; 0 or -1. */
-static int flip(int i, int vrr, struct flip *f)
+/*
+ * Flips to flip_fbs[@i % 2], setting VRR_ENABLED to @vrr unless it is < 0,
+ * and writing the frame back if @wb_fence (its WRITEBACK_OUT_FENCE_PTR);
+ * 0 or -1.
+ */
+static int flip_wb(int i, int vrr, struct flip *f, int32_t *wb_fence)
 {
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
 	struct kms_fence_info info;
@@ -93,12 +114,17 @@ static int flip(int i, int vrr, struct flip *f)
 	int ret;
 
 	ret = req ? kms_req_plane(req, kp.primary_id, &kp.primary_props, kp.crtc_id,
-				  &fb[i % 2], -1) : -ENOMEM;
+				  &flip_fbs[i % 2], -1) : -ENOMEM;
 	if (!ret && drmModeAtomicAddProperty(req, kp.crtc_id, kp.crtc_props.out_fence_ptr,
 					     (uint64_t)(uintptr_t)&fence) < 0)
 		ret = -EINVAL;
 	if (!ret && vrr >= 0 &&
 	    drmModeAtomicAddProperty(req, kp.crtc_id, vrr_prop, (uint64_t)vrr) < 0)
+		ret = -EINVAL;
+	if (!ret && wb_fence &&
+	    (drmModeAtomicAddProperty(req, wb.id, wb.fb_id, wb_fb.fb_id) < 0 ||
+	     drmModeAtomicAddProperty(req, wb.id, wb.out_fence_ptr,
+				      (uint64_t)(uintptr_t)wb_fence) < 0))
 		ret = -EINVAL;
 	f->t0 = now_ns();
 	if (!ret && drmModeAtomicCommit(dev.fd, req, DRM_MODE_PAGE_FLIP_EVENT, NULL))
@@ -120,6 +146,11 @@ static int flip(int i, int vrr, struct flip *f)
 	f->ev_us = ev.time_us;
 	f->seq = ev.sequence;
 	return 0;
+}
+
+static int flip(int i, int vrr, struct flip *f)
+{
+	return flip_wb(i, vrr, f, NULL);
 }
 
 static void sleep_until(int64_t t)
@@ -393,9 +424,265 @@ static void test_vrr(const char *crtc_dir)
 	}
 	if (i > OFF_FLIPS)
 		ok("vrr-off-on-mode-grid");
-	rule_report(&fence_is_event);
-	rule_report(&not_before_flip);
-	rule_report(&count_is_refreshes);
+}
+
+/* --- CRCs and writeback follow refreshes -------------------------------- */
+
+#define CAP_W		320	/* the smallest mode: compositions keep up */
+#define CAP_H		200
+#define CRC_FLIPS	20
+#define MAX_ENTRIES	256
+
+static struct kms_fb cap_fb[2];
+static const uint32_t cap_rgb[2] = { 0x0000ff, 0xff0000 };
+
+/*
+ * The pause between a flip's refresh and the next flip, in tenths of the
+ * mode's period: inside the range (a refresh at the flush), above it (one
+ * that waits for the period) and below it (repeated frames first).
+ */
+static const int crc_pace[] = { 13, 22, 16, 40, 11, 24, 65, 18, 14, 31 };
+
+struct crc_log {
+	struct kms_crc_entry e[MAX_ENTRIES];
+	int n;
+};
+
+/* The entries crc/data has ready; with @until, up to that of vblank @until. */
+static bool crc_read(int data, struct crc_log *log, uint64_t until)
+{
+	struct pollfd pfd = { .fd = data, .events = POLLIN };
+
+	while (log->n < MAX_ENTRIES) {
+		if (until && log->n && log->e[log->n - 1].frame >= until)
+			return true;
+		if (!until && poll(&pfd, 1, 0) != 1)
+			return true;
+		if (!kms_crc_next(data, true, &log->e[log->n]))
+			return false;
+		log->n++;
+	}
+	comment("more than %d CRC entries", MAX_ENTRIES);
+	return false;
+}
+
+static const struct kms_crc_entry *crc_entry(const struct crc_log *log, uint64_t frame)
+{
+	int k;
+
+	for (k = 0; k < log->n; k++)
+		if (log->e[k].frame == frame)
+			return &log->e[k];
+	return NULL;
+}
+
+/* Whether every pixel written back is @rgb; else the first that is not in *@seen. */
+static bool written_back(uint32_t rgb, long *seen)
+{
+	const uint32_t *px;
+	uint64_t off;
+	uint32_t x, y;
+	bool ok = true;
+
+	*seen = -1;
+	if (drmModeMapDumbBuffer(dev.fd, wb_fb.handle, &off))
+		return false;
+	px = mmap(NULL, wb_fb.size, PROT_READ, MAP_SHARED, dev.fd, (off_t)off);
+	if (px == MAP_FAILED)
+		return false;
+	for (y = 0; y < wb_fb.height && ok; y++) {
+		for (x = 0; x < wb_fb.width && ok; x++) {
+			uint32_t v = px[y * (wb_fb.pitch / 4) + x] & 0xffffff;
+
+			ok = v == rgb;
+			*seen = v;
+		}
+	}
+	munmap((void *)px, wb_fb.size);
+	return ok;
+}
+
+/* Routes the writeback connector to the CRTC (@on) or off it, with VRR_ENABLED @vrr. */
+static int route_writeback(bool on, int vrr)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret = -ENOMEM;
+
+	if (req && drmModeAtomicAddProperty(req, wb.id, wb.crtc_id, on ? kp.crtc_id : 0) >= 0 &&
+	    drmModeAtomicAddProperty(req, kp.crtc_id, vrr_prop, (uint64_t)vrr) >= 0)
+		ret = drmModeAtomicCommit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
+		      -errno : 0;
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+/* The 320x200 mode at 120 Hz, the CRTC on it, VRR on, writeback routed. */
+static void capture_setup(void)
+{
+	drmModeModeInfo base = {
+		.hdisplay = CAP_W, .hsync_start = 328, .hsync_end = 360, .htotal = 400,
+		.vdisplay = CAP_H, .vsync_start = 203, .vsync_end = 207, .vtotal = 210,
+	};
+	drmModeModeInfo mode = kms_mode_at_refresh(&base, RATE_HZ);
+	int k, ret;
+
+	begin("capture-setup");
+	require(drmSetClientCap(dev.fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0 &&
+		kms_writeback_find(&dev, &kp, &wb), "a writeback connector");
+	for (k = 0; k < 2; k++)
+		require(kms_fb_create(dev.fd, CAP_W, CAP_H, DRM_FORMAT_XRGB8888, 5 + k,
+				      &cap_fb[k]) == 0 &&
+			kms_fb_fill(dev.fd, &cap_fb[k], cap_rgb[k]) == 0, "framebuffers");
+	require(kms_fb_create(dev.fd, CAP_W, CAP_H, DRM_FORMAT_XRGB8888, 7, &wb_fb) == 0,
+		"a writeback framebuffer");
+	require(kms_modeset(&dev, &kp, &mode, &cap_fb[0]) == 0, "a modeset to 320x200 at 120 Hz");
+	period = (int64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
+	ret = route_writeback(true, 1);
+	require(!ret, "the writeback connector routed, VRR on");
+	flip_fbs = cap_fb;
+}
+
+/* Flips at an irregular pace with CRCs on: their entries, by the rules above. */
+static void test_crc(const char *crtc_dir, struct flip *last)
+{
+	static struct crc_log log;
+	struct flip f[CRC_FLIPS + 1];
+	const struct kms_crc_entry *e;
+	char before[96], after[96], first_bad[160] = "-";
+	long long lost_before, lost_after;
+	uint64_t from, to, s, last_frame = 0;
+	unsigned long crc_of[2] = { 0, 0 };
+	int i, k, data, in = 0, gaps = 0, disorder = 0, bad_at = 0, bad_repeat = 0, repeats = 0;
+	int64_t grid;
+	bool known;
+
+	begin("crc-follows-refreshes");
+	lost_before = kms_vblanks_without_entry(crtc_dir, kp.crtc_index, before, sizeof(before));
+	require(lost_before >= 0, "flipkms_status's missed, dropped and crc dropped counts");
+	data = kms_crc_open(crtc_dir, O_NONBLOCK);
+	require(flip(0, -1, &f[0]) == 0, "the first flip with CRCs on");
+	for (i = 1; i <= CRC_FLIPS; i++) {
+		sleep_until(f[i - 1].ts + period * crc_pace[i % 10] / 10);
+		require(flip(i, -1, &f[i]) == 0, "a flip at an irregular pace");
+		see_vrr_flip(i, &f[i], &f[i - 1]);
+		require(crc_read(data, &log, 0), "the CRC entries so far");
+	}
+	/* The last refresh's entry comes when the next refresh ends it. */
+	require(crc_read(data, &log, f[CRC_FLIPS].seq), "the last flip's CRC entry");
+	lost_after = kms_vblanks_without_entry(crtc_dir, kp.crtc_index, after, sizeof(after));
+	close(data);
+	require(lost_after >= 0, "flipkms_status's counts after the flips");
+	*last = f[CRC_FLIPS];
+
+	/* From the first flip's refresh to the last's, one entry each. */
+	from = f[0].seq;
+	to = f[CRC_FLIPS].seq;
+	for (k = 0; k < log.n; k++) {
+		if (log.e[k].frame < from || log.e[k].frame > to)
+			continue;
+		if (in && log.e[k].frame <= last_frame)
+			disorder++;
+		else
+			gaps += (int)(log.e[k].frame - (in ? last_frame + 1 : from));
+		last_frame = log.e[k].frame;
+		in++;
+	}
+	gaps += in ? (int)(to - last_frame) : (int)(to - from + 1);
+	grid = (f[CRC_FLIPS].ts - f[0].ts) / period + 1;
+	comment("refreshes %" PRIu64 "-%" PRIu64 ": %d entries over %" PRId64 " ns, %" PRId64
+		" vblanks on the mode's grid; flipkms_status before: %s, after: %s", from, to, in,
+		f[CRC_FLIPS].ts - f[0].ts, grid, before, after);
+	check("crc-one-entry-per-refresh",
+	      !disorder && gaps <= lost_after - lost_before,
+	      "expected an entry for each of refreshes %" PRIu64 "-%" PRIu64 " in order (gaps only"
+	      " for vblanks flipkms_status says were lost: %lld), got %d entries, %d refreshes"
+	      " without one, %d out of order", from, to, lost_after - lost_before, in, gaps,
+	      disorder);
+	check("crc-entries-follow-refreshes-not-grid", (int64_t)(to - from + 1) < grid,
+	      "expected fewer refreshes than the mode's %" PRId64 " vblanks in %" PRId64 " ns, the"
+	      " event counts say %" PRIu64, grid, f[CRC_FLIPS].ts - f[0].ts, to - from + 1);
+
+	/* Each flip's entry is at its event's count, the refreshes before it the old frame's. */
+	known = (e = crc_entry(&log, f[0].seq)) != NULL;
+	crc_of[0] = e ? e->crc : 0;
+	known &= (e = crc_entry(&log, f[1].seq)) != NULL;
+	crc_of[1] = e ? e->crc : 0;
+	check("crc-differs-with-content", known && crc_of[0] != crc_of[1],
+	      "expected the entries of the first two flips' refreshes (%" PRIu64 ", %" PRIu64
+	      ") to differ, got %s%08lx and %08lx", f[0].seq, f[1].seq,
+	      known ? "" : "no entry for one: ", crc_of[0], crc_of[1]);
+	for (i = 1; i <= CRC_FLIPS; i++) {
+		e = crc_entry(&log, f[i].seq);
+		if ((!e || e->crc != crc_of[i % 2]) && !bad_at++)
+			snprintf(first_bad, sizeof(first_bad), "flip %d, event count %" PRIu64
+				 ": %s%08lx, expected %08lx", i, f[i].seq, e ? "" : "no entry ",
+				 e ? e->crc : 0, crc_of[i % 2]);
+		for (s = f[i - 1].seq + 1; s < f[i].seq; s++) {
+			e = crc_entry(&log, s);
+			repeats++;
+			bad_repeat += e && e->crc != crc_of[(i - 1) % 2];
+		}
+	}
+	check("crc-at-each-flip's-refresh", !bad_at,
+	      "expected each flip's entry at its event's count with its frame's CRC, %d of %d"
+	      " were not (first: %s)", bad_at, CRC_FLIPS, first_bad);
+	check("crc-of-repeated-frame-repeats", repeats > 0 && !bad_repeat,
+	      "expected repeated frames (%d) with the CRC of the frame they repeat, %d without",
+	      repeats, bad_repeat);
+}
+
+/*
+ * A flip written back: its job's fence signals once the refresh showing
+ * its frame has ended, at the next refresh: flip @i + 1's one and a half
+ * periods later if @then, else a repeated frame 1/MIN s later; and it
+ * writes that frame.
+ */
+static void test_writeback(const char *name, int i, struct flip *prev, bool then)
+{
+	struct kms_fence_info info = { 0 };
+	char full[80];
+	struct flip f, g = { 0 };
+	int64_t end;
+	int32_t fence = -1;
+	long seen;
+	bool shown;
+
+	begin(name);
+	sleep_until(prev->ts + period * 3 / 2);
+	require(flip_wb(i, -1, &f, &fence) == 0 && fence >= 0, "a flip written back");
+	if (then) {
+		sleep_until(f.ts + period * 3 / 2);
+		require(flip(i + 1, -1, &g) == 0, "the flip after it");
+	}
+	require(sync_wait(fence, 5000) == 0 && kms_fence_info(fence, &info) == 0,
+		"the writeback fence signals");
+	close(fence);
+	/* The refresh after the flip's: the next flip's, else a repeated frame. */
+	end = then && g.seq == f.seq + 1 ? g.ts : f.ts + longest;
+	comment("%s: flip at %" PRId64 " ns, next refresh %" PRId64 " ns later (%s), writeback"
+		" fence %" PRId64 " ns after the flip", name, f.ts, end - f.ts,
+		then && g.seq == f.seq + 1 ? "the next flip's" : "a repeated frame",
+		info.timestamp_ns - f.ts);
+	check(name, info.timestamp_ns >= end,
+	      "expected the writeback fence at or after the refresh that ends the flip's,"
+	      " %" PRId64 " ns after it, got %" PRId64 " ns after it", end - f.ts,
+	      info.timestamp_ns - f.ts);
+	shown = written_back(cap_rgb[i % 2], &seen);
+	snprintf(full, sizeof(full), "%s-writes-its-frame", name);
+	check(full, shown, "expected every pixel written back to be %06x, got %06lx",
+	      cap_rgb[i % 2], seen);
+	*prev = then ? g : f;
+}
+
+static void test_capture(const char *crtc_dir)
+{
+	struct flip last;
+
+	capture_setup();
+	test_crc(crtc_dir, &last);
+	test_writeback("writeback-after-repeated-frame", 0, &last, false);
+	test_writeback("writeback-after-next-flip", 1, &last, true);
+	require(route_writeback(false, 0) == 0, "the writeback connector off the CRTC, VRR off");
 }
 
 int main(int argc, char **argv)
@@ -419,7 +706,12 @@ int main(int argc, char **argv)
 	comment("%s: period %" PRId64 " ns, longest frame %" PRId64 " ns", mode.name, period,
 		longest);
 	test_vrr(crtc_dir);
+	test_capture(crtc_dir);
+	rule_report(&fence_is_event);
+	rule_report(&not_before_flip);
+	rule_report(&count_is_refreshes);
 
+	/* The 320x200 framebuffers go with the card. */
 	kms_teardown(&dev, &kp, fb);
 	return finish();
 }

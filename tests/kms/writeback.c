@@ -43,10 +43,6 @@ struct px16 {
 	uint32_t r, g, b, a;
 };
 
-struct wb {
-	uint32_t id, crtc_id, fb_id, out_fence_ptr;
-};
-
 struct layer {
 	uint32_t plane_id;
 	const struct kms_plane_props *props;
@@ -183,33 +179,6 @@ static uint32_t *expected_frame(int fd, const struct layer *layers, int n)
 	return out;
 }
 
-static bool find_writeback(struct kms_dev *dev, const struct kms_pipe *pipe, struct wb *wb)
-{
-	drmModeRes *res = drmModeGetResources(dev->fd);
-	int i;
-
-	memset(wb, 0, sizeof(*wb));
-	for (i = 0; res && i < res->count_connectors && !wb->id; i++) {
-		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
-		drmModeEncoder *e = c && c->count_encoders ?
-				    drmModeGetEncoder(dev->fd, c->encoders[0]) : NULL;
-
-		if (c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK && e &&
-		    (e->possible_crtcs & (1u << pipe->crtc_index)))
-			wb->id = c->connector_id;
-		drmModeFreeEncoder(e);
-		drmModeFreeConnector(c);
-	}
-	drmModeFreeResources(res);
-	if (!wb->id)
-		return false;
-	wb->crtc_id = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
-	wb->fb_id = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID");
-	wb->out_fence_ptr = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR,
-					"WRITEBACK_OUT_FENCE_PTR");
-	return wb->crtc_id && wb->fb_id && wb->out_fence_ptr;
-}
-
 static void add_layer(drmModeAtomicReq *req, const struct kms_pipe *pipe, const struct layer *l)
 {
 	const struct kms_plane_props *p = l->props;
@@ -220,7 +189,7 @@ static void add_layer(drmModeAtomicReq *req, const struct kms_pipe *pipe, const 
 }
 
 /* One commit: @layers on, the pipe's other planes off, written back to @out. */
-static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct wb *wb,
+static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_writeback *wb,
 		  const struct layer *layers, int n, const struct kms_fb *out, int32_t *fence)
 {
 	uint32_t planes[3] = { pipe->primary_id, pipe->overlay_id, pipe->cursor_id };
@@ -248,7 +217,7 @@ static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct
 }
 
 /* Commits, waits for the fence and compares every pixel. */
-static void check_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const struct wb *wb,
+static void check_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_writeback *wb,
 			const char *name, const struct layer *layers, int n,
 			const struct kms_fb *out)
 {
@@ -310,7 +279,7 @@ static long buffer_pixel(int fd, const struct kms_fb *fb, int x, int y)
  * take C's frame, and its fence must wait until W is on screen.
  */
 static void test_own_frame(struct kms_dev *dev, const struct kms_pipe *pipe,
-			   const struct wb *wb, const struct kms_fb *cursor,
+			   const struct kms_writeback *wb, const struct kms_fb *cursor,
 			   const struct kms_fb *out)
 {
 	struct kms_fb old, new;
@@ -381,7 +350,7 @@ static void test_own_frame(struct kms_dev *dev, const struct kms_pipe *pipe,
 	kms_fb_destroy(dev->fd, &new);
 }
 
-static void test_released_buffer(struct kms_dev *dev, struct kms_pipe *pipe, const struct wb *wb)
+static void test_released_buffer(struct kms_dev *dev, struct kms_pipe *pipe, const struct kms_writeback *wb)
 {
 	struct kms_fb shown, next, out;
 	drmModeModeInfo mode = pipe->mode;
@@ -450,7 +419,7 @@ int main(int argc, char **argv)
 	struct kms_pipe pipe;
 	struct kms_dev dev;
 	struct layer l[3];
-	struct wb wb;
+	struct kms_writeback wb;
 	char name[64];
 	int32_t fence;
 	unsigned int i;
@@ -465,7 +434,7 @@ int main(int argc, char **argv)
 	require(kms_pipes(&dev, &pipe, 1) == 1 && pipe.overlay_id && pipe.cursor_id,
 		"a pipe with an overlay and a cursor");
 	begin("writeback-connector-per-crtc");
-	check("writeback-connector-per-crtc", find_writeback(&dev, &pipe, &wb),
+	check("writeback-connector-per-crtc", kms_writeback_find(&dev, &pipe, &wb),
 	      "expected a writeback connector with CRTC_ID, WRITEBACK_FB_ID and "
 	      "WRITEBACK_OUT_FENCE_PTR for the pipe's CRTC");
 	require(wb.id, "a writeback connector");
