@@ -889,7 +889,8 @@ static void flipkms_crtc_atomic_disable(struct drm_crtc *crtc,
  * commit helpers make a flip wait for the previous one's flip_done or
  * refuse it with -EBUSY, so a synchronous flip is not normally pending
  * here; if one is, the async flip is made synchronous so that it lands
- * after it, in order, and this returns false.
+ * after it, in order, and this returns false. So it is, too, under VRR in
+ * the blanking, where it starts a refresh (flipkms_vrr_async_refreshes()).
  */
 static bool flipkms_flip_async(struct flipkms_output *out,
 			       struct flipkms_frame *frame, u64 seqno,
@@ -903,14 +904,14 @@ static bool flipkms_flip_async(struct flipkms_output *out,
 	/* The refresh it lands in is the timer's, as for a flush. */
 	spin_lock_irq(&out->vblank_lock);
 	spin_lock(&out->lock);
-	if (out->pending) {
+	now = ktime_get();
+	if (out->pending || flipkms_vrr_async_refreshes(out, frame, now)) {
 		spin_unlock(&out->lock);
 		spin_unlock_irq(&out->vblank_lock);
 		if (vblank)
 			drm_crtc_vblank_put(&out->crtc);
 		return false;
 	}
-	now = ktime_get();
 	old = out->shown;
 	/* It tears the refresh it lands in (flipkms_scan.c). */
 	flipkms_scan_async(out, frame, now, &done);

@@ -16,6 +16,7 @@
 #include <drm/drm_print.h>
 
 #include "flipkms_drv.h"
+#include "flipkms_frame.h"
 
 static char *vrr_range = "48-144";
 module_param(vrr_range, charp, 0444);
@@ -202,4 +203,31 @@ void flipkms_vrr_latched(struct flipkms_output *out, ktime_t when)
 		out->anchor = when;
 	out->vrr = out->vrr_req;
 	out->vrr_max = out->vrr_req_max;
+}
+
+/**
+ * flipkms_vrr_async_refreshes() - whether an async flip starts a refresh
+ * @out:	the output, under its vblank lock
+ * @frame:	the flip's frame
+ * @now:	its flush
+ *
+ * Under VRR the display holds the latest refresh's vertical blanking until
+ * a flip comes or 1/MIN s has passed. An async flip flushed in that
+ * blanking, past the refresh's active lines, has nothing left to tear: it
+ * starts the next refresh as a synchronous flip would, at its flush or one
+ * mode period after the latest refresh if that is later, as an immediate
+ * flip ends amdgpu's stretched front porch. In the active lines it tears
+ * as on the fixed grid.
+ *
+ * Returns true if the flip is to be made synchronous.
+ */
+bool flipkms_vrr_async_refreshes(const struct flipkms_output *out,
+				 const struct flipkms_frame *frame, ktime_t now)
+{
+	s64 since = ktime_to_ns(ktime_sub(now, out->refresh_at));
+
+	if (!out->vrr || !frame)
+		return false;
+	return flipkms_tear_line(since, ktime_to_ns(out->period),
+				 frame->vtotal) >= frame->height;
 }

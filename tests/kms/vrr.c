@@ -17,6 +17,10 @@
  *     longest frame, and the next one at its flush again; a range written
  *     while VRR is on (a monitor switching ranges) sets the longest frame
  *     from the next commit
+ *   - async flips: one flushed in the blanking the display holds after a
+ *     refresh starts the next refresh (one more count, at or after
+ *     submit, placed by the refresh rules); one that starts none took
+ *     effect within the active lines of the latest refresh, and tears it
  *   - VRR off: every refresh on the mode's grid again
  *   - every flip: fence == event to the µs; the event's count steps by
  *     exactly the refreshes the interval allows
@@ -57,6 +61,7 @@
 #define FAST_FLIPS	20
 #define OFF_FLIPS	10
 #define HOLD_FLIPS	3
+#define ASYNC_FLIPS	4
 
 static struct kms_dev dev;
 static struct kms_pipe kp;	/* the pipe (pipe() is libc's) */
@@ -64,6 +69,7 @@ static struct kms_fb fb[2];
 static const struct kms_fb *flip_fbs = fb;	/* what flip() shows */
 static struct kms_writeback wb;
 static struct kms_fb wb_fb;			/* what a writeback job writes */
+static drmModeModeInfo vrr_mode;		/* the 120 Hz mode of the refresh model */
 static uint32_t vrr_prop;
 static int64_t period, longest;
 
@@ -280,6 +286,87 @@ static void see_vrr_flip(int i, const struct flip *f, const struct flip *prev)
 		 i, f, prev);
 }
 
+/* A legacy async (tearing) flip to flip_fbs[@i % 2]: its event's time and count; 0 or -1. */
+static int async_flip(int i, struct flip *f)
+{
+	struct kms_event ev;
+
+	f->t0 = now_ns();
+	if (drmModePageFlip(dev.fd, kp.crtc_id, flip_fbs[i % 2].fb_id,
+			    DRM_MODE_PAGE_FLIP_ASYNC | DRM_MODE_PAGE_FLIP_EVENT, NULL)) {
+		comment("async flip %d: %s", i, errno_name(errno));
+		return -1;
+	}
+	if (kms_next_event(&dev, 2000, &ev) != 1 || ev.type != DRM_EVENT_FLIP_COMPLETE) {
+		comment("async flip %d: no flip event", i);
+		return -1;
+	}
+	f->t1 = now_ns();
+	f->ts = ev.time_us * 1000;	/* no out-fence: the event's µs */
+	f->ev_us = ev.time_us;
+	f->seq = ev.sequence;
+	return 0;
+}
+
+/*
+ * Async flip @f after the refresh @prev, by the rules: a new refresh placed
+ * as a flip's (1 us of slack: the event has whole µs), or none, and then
+ * on screen within @prev's active lines.
+ */
+static void see_async_flip(int i, const struct flip *f, const struct flip *prev,
+			   struct rule *starts, struct rule *tears)
+{
+	int64_t interval = f->ts - prev->ts, k = (int64_t)(f->seq - prev->seq);
+	int64_t active = period * vrr_mode.vdisplay / vrr_mode.vtotal;
+
+	if (k == 0)
+		rule_see(tears, interval >= 0 && interval < active + 1000, i, f, prev);
+	else
+		rule_see(starts, k >= 1 && f->ts >= f->t0 - 1000 &&
+			 interval >= (k - 1) * longest + period - 1000 &&
+			 interval <= k * longest + 1000,
+			 i, f, prev);
+}
+
+/* Async flips under VRR, in the held blanking and right after a refresh, from @prev. */
+static void test_async(struct flip *prev)
+{
+	struct rule starts = { .name = "async-in-blanking-starts-refresh",
+			       .want = "a refresh counted, at or after submit, where a flip's would be" },
+		    tears = { .name = "async-without-refresh-in-active-lines",
+			      .want = "an async flip that starts no refresh on screen within the "
+				      "latest refresh's active lines" };
+	struct flip f, g;
+	int i;
+
+	begin("vrr-async");
+	for (i = 0; i < ASYNC_FLIPS; i++) {
+		/* Half a period into the blanking the display holds. */
+		sleep_until(prev->ts + period * 3 / 2);
+		require(async_flip(2 * i, &f) == 0, "an async flip in the blanking");
+		see_async_flip(2 * i, &f, prev, &starts, &tears);
+		if (f.seq != prev->seq)
+			*prev = f;
+		/* At once: in the active lines of that refresh, if the guest is quick. */
+		require(async_flip(2 * i + 1, &g) == 0, "an async flip right after");
+		see_async_flip(2 * i + 1, &g, prev, &starts, &tears);
+		if (g.seq != prev->seq)
+			*prev = g;
+	}
+	comment("%d of %d async flips started a refresh, %d tore one", starts.seen,
+		2 * ASYNC_FLIPS, tears.seen);
+	check("async-in-blanking-conclusive", starts.seen >= ASYNC_FLIPS,
+	      "expected the %d async flips flushed in the blanking to start a refresh, %d did",
+	      ASYNC_FLIPS, starts.seen);
+	rule_report(&starts);
+	if (tears.seen)
+		rule_report(&tears);
+	else
+		ok("async-without-refresh-in-active-lines");
+	/* A synchronous flip: the rules after this compare exact fence times. */
+	require(flip(1, -1, prev) == 0, "a flip after the async flips");
+}
+
 /* Distance of @t from the nearest multiple of the period. */
 static int64_t off_grid(int64_t t)
 {
@@ -376,6 +463,7 @@ static void test_vrr(const char *crtc_dir)
 	check("fast-flips-conclusive", bound > 0,
 	      "expected some flips to wait exactly one period (%" PRId64 " ns), none did", period);
 	rule_report(&fast);
+	test_async(&prev);
 	test_faults(crtc_dir, &prev);
 	/* The range goes back to 48-144 Hz with the next flip. */
 	require(flip(0, -1, &prev) == 0, "a flip back to the default range");
@@ -699,6 +787,7 @@ int main(int argc, char **argv)
 
 	begin("modeset");
 	mode = kms_mode_at_refresh(&kp.mode, RATE_HZ);
+	vrr_mode = mode;
 	/* The core's frame duration, which the driver's period is. */
 	period = (int64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
 	longest = 1000000000 / MIN_HZ;
