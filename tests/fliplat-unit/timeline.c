@@ -25,28 +25,6 @@
 #define T0	1000000000LL
 #define PERIOD	16666667LL
 
-static void check_has(const char *name, const char *text, const char *want)
-{
-	if (strstr(text, want)) {
-		result_ok(name);
-	} else {
-		printf("not ok - %s: no \"%s\" in the SVG\n", name, want);
-		result_failures++;
-	}
-}
-
-/* Occurrences of @what in [@from, @to) (@to NULL: to the end). */
-static long count(const char *from, const char *to, const char *what)
-{
-	long n = 0;
-
-	while ((from = strstr(from, what)) && (!to || from < to)) {
-		n++;
-		from += strlen(what);
-	}
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	struct fl_crtc crtc = {
@@ -95,34 +73,34 @@ int main(int argc, char **argv)
 		}
 	}
 	second = strstr(svg, "data-window=\"worst\"");
-	result_equal("two-windows", 2, count(svg, NULL, "class=\"frames\""));
+	result_equal("two-windows", 2, result_count(svg, NULL, "class=\"frames\""));
 	result_equal("second-window-around-worst", 1, second != NULL);
 	if (!second)
 		second = svg + strlen(svg);
-	result_equal("frame-rows", 32, count(svg, NULL, "class=\"frame\""));
-	result_equal("first-window-rows", 16, count(svg, second, "class=\"frame\""));
-	result_equal("late-outlines", 1, count(svg, NULL, "class=\"late\""));
+	result_equal("frame-rows", 32, result_count(svg, NULL, "class=\"frame\""));
+	result_equal("first-window-rows", 16, result_count(svg, second, "class=\"frame\""));
+	result_equal("late-outlines", 1, result_count(svg, NULL, "class=\"late\""));
 	/* The fixed grid: no VRR refreshes or tears, nor their legend. */
-	result_equal("no-refresh-legend", 0, count(svg, NULL, "legend-refreshes"));
-	check_has("late-is-flip-30", svg, "data-index=\"30\" data-missed=\"2\"");
-	result_equal("first-window-vblanks", 17, count(svg, second, "class=\"vblank\""));
-	result_equal("second-window-vblanks", 19, count(second, NULL, "class=\"vblank\""));
-	check_has("first-window-title", svg, "Flips #2-#17, the first counted");
-	check_has("second-window-title", svg, "Flips #22-#37, around the worst");
-	check_has("worst-says-why", svg, "the worst: #30, missed 2 vblanks it could have made");
+	result_equal("no-refresh-legend", 0, result_count(svg, NULL, "legend-refreshes"));
+	result_has("late-is-flip-30", svg, "data-index=\"30\" data-missed=\"2\"", 1);
+	result_equal("first-window-vblanks", 17, result_count(svg, second, "class=\"vblank\""));
+	result_equal("second-window-vblanks", 19, result_count(second, NULL, "class=\"vblank\""));
+	result_has("first-window-title", svg, "Flips #2-#17, the first counted", 1);
+	result_has("second-window-title", svg, "Flips #22-#37, around the worst", 1);
+	result_has("worst-says-why", svg, "the worst: #30, missed 2 vblanks it could have made", 1);
 	/* Stages: submit to latch, to signal, to wake in every row; no ready. */
-	result_equal("latch-stages", 32, count(svg, NULL, "data-stage=\"latch\""));
-	result_equal("wake-stages", 32, count(svg, NULL, "data-stage=\"wake\""));
-	result_equal("no-ready-stage", 0, count(svg, NULL, "data-stage=\"ready\""));
+	result_equal("latch-stages", 32, result_count(svg, NULL, "data-stage=\"latch\""));
+	result_equal("wake-stages", 32, result_count(svg, NULL, "data-stage=\"wake\""));
+	result_equal("no-ready-stage", 0, result_count(svg, NULL, "data-stage=\"ready\""));
 	/* Histograms: signal-submit, event-submit, vblank-interval vary; the
 	 * constant ones are named in the header instead. */
-	result_equal("histograms", 3, count(svg, NULL, "class=\"histogram\""));
-	check_has("constants-named", svg, "wake-signal 150 us");
+	result_equal("histograms", 3, result_count(svg, NULL, "class=\"histogram\""));
+	result_has("constants-named", svg, "wake-signal 150 us", 1);
 	/* vblank-interval: 148 of 149 at one period, #30's (3 periods) above p99. */
 	worst_histo = strstr(svg, "data-metric=\"vblank-interval\"");
-	check_has("outlier-counted", worst_histo ? worst_histo : "",
-		  "data-below=\"0\" data-above=\"1\"");
-	check_has("outlier-labelled", svg, "1 above p99 (max 50000.0)");
+	result_has("outlier-counted", worst_histo ? worst_histo : "",
+		   "data-below=\"0\" data-above=\"1\"", 1);
+	result_has("outlier-labelled", svg, "1 above p99 (max 50000.0)", 1);
 	free(svg);
 	return result_failures ? 1 : 0;
 }

@@ -67,4 +67,28 @@ static inline void result_equal(const char *name, long want, long got)
 	}
 }
 
+/* How often @what occurs in [@from, @to) (@to NULL: to the end); for reports. */
+static inline long result_count(const char *from, const char *to, const char *what)
+{
+	long n = 0;
+
+	while ((from = strstr(from, what)) && (!to || from < to)) {
+		n++;
+		from += strlen(what);
+	}
+	return n;
+}
+
+/* "ok - @name" if @text has @want (@has) or has not (!@has), else why not. */
+static inline void result_has(const char *name, const char *text, const char *want, int has)
+{
+	if (!!strstr(text, want) == !!has) {
+		result_ok(name);
+	} else {
+		printf("not ok - %s: expected %s\"%s\"\n", name, has ? "" : "no ", want);
+		fflush(stdout);
+		result_failures++;
+	}
+}
+
 #endif /* FLIPFENCE_TESTS_LIB_RESULT_H */
