@@ -22,6 +22,10 @@
  * - The format is looked at once per plane and line, not per pixel, and
  *   each plane only over the span its destination (clipped to the CRTC by
  *   the atomic check) covers.
+ *
+ * Those fast paths read XRGB8888, ARGB8888, XRGB16161616, ARGB16161616 and
+ * RGB565 themselves; every other format is read into the intermediate by
+ * flipkms_formats.c, a span at a time, and blended from there.
  */
 
 #include <linux/math64.h>
@@ -149,6 +153,47 @@ static void flipkms_convert(u32 format, const u8 *src, int n,
 	}
 }
 
+static u16 flipkms_over16(u32 src, u32 dst, u32 keep)
+{
+	return min_t(u32, src + dst * keep / 0xffff, 0xffff);
+}
+
+/* Pixels flipkms_format_fetch() reads at a time, on the stack. */
+#define FLIPKMS_FETCH_SPAN	32
+
+/*
+ * @n pixels of a plane in a format of flipkms_formats.c at (@sx, @sy), as
+ * the only thing on the line so far (@bare) or over it.
+ */
+static void flipkms_compose_fetched(const struct flipkms_frame_plane *fp,
+				    int sx, int sy, int n, bool bare,
+				    struct flipkms_pixel *dst)
+{
+	struct flipkms_pixel span[FLIPKMS_FETCH_SPAN];
+	int x, i, len;
+	u32 keep;
+
+	if (!fp->fb->format->has_alpha) {
+		flipkms_format_fetch(fp, sx, sy, n, dst);
+		return;
+	}
+	for (x = 0; x < n; x += len) {
+		len = min(n - x, FLIPKMS_FETCH_SPAN);
+		flipkms_format_fetch(fp, sx + x, sy, len, span);
+		for (i = 0; i < len; i++) {
+			keep = bare ? 0 : 0xffff - span[i].a;
+			if (!keep) {
+				dst[x + i] = span[i];
+				dst[x + i].a = FLIPKMS_OPAQUE;
+				continue;
+			}
+			dst[x + i].b = flipkms_over16(span[i].b, dst[x + i].b, keep);
+			dst[x + i].g = flipkms_over16(span[i].g, dst[x + i].g, keep);
+			dst[x + i].r = flipkms_over16(span[i].r, dst[x + i].r, keep);
+		}
+	}
+}
+
 /* One channel: 8-bit @src over 16-bit @dst, in the 16 bits at @shift of each. */
 static u64 flipkms_over8(u32 src, u64 dst, u32 keep, unsigned int shift)
 {
@@ -180,11 +225,6 @@ static void flipkms_blend_argb8888(const u8 *src, int n,
 					     (u64)FLIPKMS_OPAQUE << 48);
 		}
 	}
-}
-
-static u16 flipkms_over16(u32 src, u32 dst, u32 keep)
-{
-	return min_t(u32, src + dst * keep / 0xffff, 0xffff);
 }
 
 /* ARGB16161616 over an opaque line; keep is 0xffff - alpha. */
@@ -267,12 +307,22 @@ void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 		format = fb->format->format;
 		x0 = max(fp->dst.x1, 0);
 		x1 = min(fp->dst.x2, frame->width);
-		if (y < fp->dst.y1 || y >= fp->dst.y2 || x0 >= x1 ||
-		    !flipkms_known_format(format))
+		if (y < fp->dst.y1 || y >= fp->dst.y2 || x0 >= x1)
 			continue;
-		cpp = fb->format->cpp[0];
 		sy = (fp->src.y1 >> 16) + y - fp->dst.y1;
 		sx = (fp->src.x1 >> 16) + x0 - fp->dst.x1;
+		if (!flipkms_known_format(format)) {
+			if (!flipkms_format_fetchable(format))
+				continue;
+			if (bare) {
+				flipkms_fill(line, x0);
+				flipkms_fill(line + x1, frame->width - x1);
+			}
+			flipkms_compose_fetched(fp, sx, sy, x1 - x0, bare, line + x0);
+			bare = false;
+			continue;
+		}
+		cpp = fb->format->cpp[0];
 		src = (const u8 *)fp->data[0].vaddr + sy * fb->pitches[0] + sx * cpp;
 
 		if (bare) {

@@ -59,13 +59,14 @@ void flipkms_frame_compose_row(const struct flipkms_frame *frame, int y,
 /**
  * flipkms_compose_into() - write a frame into a buffer
  * @frame:	the frame
- * @fb:		an XRGB8888 or ARGB8888 framebuffer of the frame's size
+ * @fb:		a framebuffer of the frame's size, in a format
+ *		flipkms_format_store() writes
  * @vaddr:	its first colour plane, mapped
  * @line:	room for one composed line of @fb's width
  *
- * Each channel is the composed one's upper 8 bits, alpha (or X) 0xff: the
- * composed frame is opaque. Allocates nothing, so that it can run where a
- * fence is signalled.
+ * Each channel is the composed one's upper bits, alpha (or X) all ones:
+ * the composed frame is opaque. Allocates nothing, so that it can run
+ * where a fence is signalled.
  *
  * Context: process context; may sleep between lines.
  *
@@ -75,23 +76,16 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
 			 const struct drm_framebuffer *fb, void *vaddr,
 			 struct flipkms_pixel *line)
 {
-	u8 *row;
-	int x, y;
+	int y;
 
-	if (fb->width != frame->width || fb->height != frame->height || !vaddr ||
-	    (fb->format->format != DRM_FORMAT_XRGB8888 &&
-	     fb->format->format != DRM_FORMAT_ARGB8888))
+	if (fb->width != frame->width || fb->height != frame->height || !vaddr)
 		return -EINVAL;
 	for (y = 0; y < frame->height; y++) {
 		flipkms_frame_compose_row(frame, y, line);
 		cond_resched();
-		row = (u8 *)vaddr + y * fb->pitches[0];
-		for (x = 0; x < frame->width; x++) {
-			row[4 * x] = line[x].b >> 8;
-			row[4 * x + 1] = line[x].g >> 8;
-			row[4 * x + 2] = line[x].r >> 8;
-			row[4 * x + 3] = 0xff;
-		}
+		if (!flipkms_format_store(fb->format->format, line, frame->width,
+					  (u8 *)vaddr + y * fb->pitches[0]))
+			return -EINVAL;
 	}
 	return 0;
 }

@@ -105,6 +105,8 @@ static void flipkms_frame_add_plane(struct flipkms_frame *frame,
 		.src = ps->src,
 		.dst = ps->dst,
 		.zpos = ps->normalized_zpos,
+		.color_encoding = ps->color_encoding,
+		.color_range = ps->color_range,
 	};
 	unsigned int i;
 

@@ -28,6 +28,8 @@
  * @src:	the source rectangle, 16.16 fixed point
  * @dst:	where it lands on the CRTC
  * @zpos:	its normalized zpos
+ * @color_encoding:	the plane's COLOR_ENCODING, for YCbCr formats
+ * @color_range:	and its COLOR_RANGE
  */
 struct flipkms_frame_plane {
 	struct drm_framebuffer *fb;
@@ -35,6 +37,8 @@ struct flipkms_frame_plane {
 	struct drm_rect src;
 	struct drm_rect dst;
 	unsigned int zpos;
+	enum drm_color_encoding color_encoding;
+	enum drm_color_range color_range;
 };
 
 /**

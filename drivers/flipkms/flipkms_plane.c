@@ -14,6 +14,7 @@
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_blend.h>
+#include <drm/drm_color_mgmt.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_plane.h>
@@ -26,13 +27,66 @@ struct flipkms_plane {
 	struct drm_plane base;
 };
 
+/*
+ * What the composer reads (flipkms_blend.c, flipkms_formats.c): mainline
+ * vkms's formats, 10-bit and half-float RGB, on the primary and overlay
+ * planes. The RGB formats come first: the cursor takes those only.
+ */
 static const u32 flipkms_formats[] = {
 	DRM_FORMAT_XRGB8888,
 	DRM_FORMAT_ARGB8888,
 	DRM_FORMAT_XRGB16161616,
 	DRM_FORMAT_ARGB16161616,
 	DRM_FORMAT_RGB565,
+	DRM_FORMAT_XBGR8888,
+	DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_RGBX8888,
+	DRM_FORMAT_RGBA8888,
+	DRM_FORMAT_BGRX8888,
+	DRM_FORMAT_BGRA8888,
+	DRM_FORMAT_RGB888,
+	DRM_FORMAT_BGR888,
+	DRM_FORMAT_BGR565,
+	DRM_FORMAT_XBGR16161616,
+	DRM_FORMAT_ABGR16161616,
+	DRM_FORMAT_XRGB2101010,
+	DRM_FORMAT_ARGB2101010,
+	DRM_FORMAT_XBGR2101010,
+	DRM_FORMAT_ABGR2101010,
+	DRM_FORMAT_XRGB16161616F,
+	DRM_FORMAT_ARGB16161616F,
+	DRM_FORMAT_R1,
+	DRM_FORMAT_R2,
+	DRM_FORMAT_R4,
+	DRM_FORMAT_R8,
+	/* YCbCr from here on */
+	DRM_FORMAT_NV12,
+	DRM_FORMAT_NV21,
+	DRM_FORMAT_NV16,
+	DRM_FORMAT_NV61,
+	DRM_FORMAT_NV24,
+	DRM_FORMAT_NV42,
+	DRM_FORMAT_YUV420,
+	DRM_FORMAT_YVU420,
+	DRM_FORMAT_YUV422,
+	DRM_FORMAT_YVU422,
+	DRM_FORMAT_YUV444,
+	DRM_FORMAT_YVU444,
+	DRM_FORMAT_P010,
+	DRM_FORMAT_P012,
+	DRM_FORMAT_P016,
 };
+
+/* The leading RGB part of flipkms_formats[]. */
+static unsigned int flipkms_rgb_formats(void)
+{
+	unsigned int n = 0;
+
+	while (n < ARRAY_SIZE(flipkms_formats) &&
+	       !drm_format_info(flipkms_formats[n])->is_yuv)
+		n++;
+	return n;
+}
 
 static const u64 flipkms_modifiers[] = {
 	DRM_FORMAT_MOD_LINEAR,
@@ -128,11 +182,14 @@ struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,
 				       unsigned int index, unsigned int zpos)
 {
+	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
 	struct flipkms_plane *plane;
+	int ret;
 
 	plane = drmm_universal_plane_alloc(drm, struct flipkms_plane, base,
 					   BIT(index), &flipkms_plane_funcs,
 					   flipkms_formats,
+					   cursor ? flipkms_rgb_formats() :
 					   ARRAY_SIZE(flipkms_formats),
 					   flipkms_modifiers, type, NULL);
 	if (IS_ERR(plane))
@@ -140,5 +197,18 @@ struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 
 	drm_plane_helper_add(&plane->base, &flipkms_plane_helper_funcs);
 	drm_plane_create_zpos_immutable_property(&plane->base, zpos);
+	if (cursor)
+		return &plane->base;
+	/* How its YCbCr formats convert; the defaults are the core's usual. */
+	ret = drm_plane_create_color_properties(&plane->base,
+						BIT(DRM_COLOR_YCBCR_BT601) |
+						BIT(DRM_COLOR_YCBCR_BT709) |
+						BIT(DRM_COLOR_YCBCR_BT2020),
+						BIT(DRM_COLOR_YCBCR_LIMITED_RANGE) |
+						BIT(DRM_COLOR_YCBCR_FULL_RANGE),
+						DRM_COLOR_YCBCR_BT601,
+						DRM_COLOR_YCBCR_LIMITED_RANGE);
+	if (ret)
+		return ERR_PTR(ret);
 	return &plane->base;
 }

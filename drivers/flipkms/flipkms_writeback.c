@@ -6,7 +6,7 @@
  * the job that commit's frame and begins the refresh the job writes
  * (flipkms_scan.c); once the next vblank ends that refresh, a work item
  * composes it, torn if an async flip tore it, into the job's buffer
- * (XRGB8888 or ARGB8888, the CRTC's mode size) and then signals
+ * (one of flipkms_wb_formats[], the CRTC's mode size) and then signals
  * WRITEBACK_OUT_FENCE_PTR's fence. The job holds a vblank reference until
  * then, so that the next vblank comes.
  */
@@ -62,9 +62,18 @@ struct flipkms_wb_job {
 	bool vblank_ref;
 };
 
+/* Mainline vkms's writeback formats and the 10-bit ones. */
 static const u32 flipkms_wb_formats[] = {
 	DRM_FORMAT_XRGB8888,
 	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_XRGB16161616,
+	DRM_FORMAT_ARGB16161616,
+	DRM_FORMAT_RGB565,
+	DRM_FORMAT_XRGB2101010,
+	DRM_FORMAT_ARGB2101010,
+	DRM_FORMAT_XBGR2101010,
+	DRM_FORMAT_ABGR2101010,
 };
 
 static inline struct flipkms_output *wb_to_output(struct drm_writeback_connector *wb)

@@ -5,13 +5,13 @@
  * mainline's drm_gem_fb_init_with_funcs() does for every atomic driver),
  * rather than accepted and failing the first commit that uses it:
  *
- *   nv12-without-modifiers	ADDFB2 of NV12, no modifier flag
- *   legacy-depth-8/15/30	legacy ADDFB of C8, XRGB1555 and XRGB2101010
+ *   yuyv-without-modifiers	ADDFB2 of YUYV, no modifier flag
+ *   legacy-depth-8/15	legacy ADDFB of C8 and XRGB1555
  *   addfb25-bad-modifier	XRGB8888 with DRM_FORMAT_MOD_INVALID and the
  *				flag (IGT kms_addfb_basic's case)
  *
- * and the formats the planes list are still taken: XRGB8888 by ADDFB2
- * with and without the flag, legacy depth 24 and 16. No framebuffer is left
+ * and the formats the planes list are still taken: XRGB8888 and NV12 by
+ * ADDFB2 with and without the flag, legacy depth 24, 16 and 30. No framebuffer is left
  * behind by a refused call.
  *
  * With -i and vkms loaded as well (tests/kms/with-module.sh vkms -- ...),
@@ -106,13 +106,12 @@ int main(int argc, char **argv)
 		"a dumb buffer");
 
 	begin("refused");
-	expect(dev.fd, "nv12-without-modifiers",
-	       addfb2(dev.fd, DRM_FORMAT_NV12, 2, NULL, &id), &id, -EINVAL);
-	expect(dev.fd, "nv12-linear-modifier",
-	       addfb2(dev.fd, DRM_FORMAT_NV12, 2, &linear, &id), &id, -EINVAL);
+	expect(dev.fd, "yuyv-without-modifiers",
+	       addfb2(dev.fd, DRM_FORMAT_YUYV, 1, NULL, &id), &id, -EINVAL);
+	expect(dev.fd, "yuyv-linear-modifier",
+	       addfb2(dev.fd, DRM_FORMAT_YUYV, 1, &linear, &id), &id, -EINVAL);
 	expect(dev.fd, "legacy-depth-8", addfb(dev.fd, 8, 8, &id), &id, -EINVAL);
 	expect(dev.fd, "legacy-depth-15", addfb(dev.fd, 15, 16, &id), &id, -EINVAL);
-	expect(dev.fd, "legacy-depth-30", addfb(dev.fd, 30, 32, &id), &id, -EINVAL);
 	expect(dev.fd, "addfb25-bad-modifier",
 	       addfb2(dev.fd, DRM_FORMAT_XRGB8888, 1, &invalid, &id), &id, -EINVAL);
 
@@ -123,6 +122,11 @@ int main(int argc, char **argv)
 	       addfb2(dev.fd, DRM_FORMAT_XRGB8888, 1, &linear, &id), &id, 0);
 	expect(dev.fd, "legacy-depth-24", addfb(dev.fd, 24, 32, &id), &id, 0);
 	expect(dev.fd, "legacy-depth-16", addfb(dev.fd, 16, 16, &id), &id, 0);
+	expect(dev.fd, "legacy-depth-30", addfb(dev.fd, 30, 32, &id), &id, 0);
+	expect(dev.fd, "nv12-without-modifiers",
+	       addfb2(dev.fd, DRM_FORMAT_NV12, 2, NULL, &id), &id, 0);
+	expect(dev.fd, "nv12-linear-modifier",
+	       addfb2(dev.fd, DRM_FORMAT_NV12, 2, &linear, &id), &id, 0);
 
 	begin("imported-dma-buf-refused");
 	if (import) {

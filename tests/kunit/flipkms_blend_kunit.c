@@ -3,10 +3,11 @@
  * KUnit tests of flipkms's line composer (drivers/flipkms/flipkms_blend.c)
  * against a reference model: the straightforward composer it replaced, one
  * pixel at a time, every channel and alpha blended in 16 bits. On random
- * frames (formats, plane counts, positions partly off the CRTC, pitches,
- * pixels, gamma LUTs) every line must come out bit for bit the same, which
- * makes the CRC, frame.ppm, capture and writeback the same: they are all
- * made of these lines. Loading the module runs the suite.
+ * frames (formats: the fast paths' and some with alpha that
+ * flipkms_formats.c reads; plane counts, positions partly off the CRTC,
+ * pitches, pixels, gamma LUTs) every line must come out bit for bit the
+ * same, which makes the CRC, frame.ppm, capture and writeback the same:
+ * they are all made of these lines. Loading the module runs the suite.
  *
  * The composer is compiled into this module from its source, as it is into
  * flipkms.ko: flipkms exports nothing.
@@ -18,11 +19,13 @@
 #include <linux/slab.h>
 
 #include "../../drivers/flipkms/flipkms_blend.c"
+#include "../../drivers/flipkms/flipkms_formats.c"
 
 /* The reference model. */
 
 static void model_read_pixel(u32 format, const u8 *src, struct flipkms_pixel *px)
 {
+	u32 v32;
 	u16 v;
 
 	switch (format) {
@@ -47,6 +50,31 @@ static void model_read_pixel(u32 format, const u8 *src, struct flipkms_pixel *px
 		px->g = ((v >> 5) & 0x3f) * 0xffff / 63;
 		px->b = (v & 0x1f) * 0xffff / 31;
 		px->a = 0xffff;
+		break;
+	case DRM_FORMAT_ABGR8888:
+		px->r = src[0] * 257;
+		px->g = src[1] * 257;
+		px->b = src[2] * 257;
+		px->a = src[3] * 257;
+		break;
+	case DRM_FORMAT_BGRA8888:
+		px->a = src[0] * 257;
+		px->r = src[1] * 257;
+		px->g = src[2] * 257;
+		px->b = src[3] * 257;
+		break;
+	case DRM_FORMAT_ARGB2101010:
+		v32 = get_unaligned_le32(src);
+		px->b = (v32 & 0x3ff) * 0xffff / 1023;
+		px->g = ((v32 >> 10) & 0x3ff) * 0xffff / 1023;
+		px->r = ((v32 >> 20) & 0x3ff) * 0xffff / 1023;
+		px->a = (v32 >> 30) * 0xffff / 3;
+		break;
+	case DRM_FORMAT_ABGR16161616:
+		px->r = get_unaligned_le16(src);
+		px->g = get_unaligned_le16(src + 2);
+		px->b = get_unaligned_le16(src + 4);
+		px->a = get_unaligned_le16(src + 6);
 		break;
 	default:
 		memset(px, 0, sizeof(*px));
@@ -116,6 +144,9 @@ static void model_compose_line(const struct flipkms_frame *frame, int y,
 static const u32 formats[] = {
 	DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_XRGB16161616,
 	DRM_FORMAT_ARGB16161616, DRM_FORMAT_RGB565,
+	/* With alpha, blended from flipkms_formats.c's intermediate. */
+	DRM_FORMAT_ABGR8888, DRM_FORMAT_BGRA8888, DRM_FORMAT_ARGB2101010,
+	DRM_FORMAT_ABGR16161616,
 };
 
 struct test_frame {
@@ -157,6 +188,9 @@ static void fill_pixels(struct rnd_state *state, u32 format, u8 *p, int n)
 			break;
 		case DRM_FORMAT_XRGB8888:
 		case DRM_FORMAT_ARGB8888:
+		case DRM_FORMAT_ABGR8888:
+		case DRM_FORMAT_BGRA8888:
+		case DRM_FORMAT_ARGB2101010:
 			p[0] = clear ? 0 : edgy(state, 0xff);
 			p[1] = clear ? 0 : edgy(state, 0xff);
 			p[2] = clear ? 0 : edgy(state, 0xff);
