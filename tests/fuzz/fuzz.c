@@ -6,7 +6,7 @@
  * NULL, unaligned, read-only and unmapped pointers, huge and negative
  * counts, values near U32_MAX, fences merged with themselves, IN_FENCE_FD
  * of a timeline closed meanwhile, OUT_FENCE_PTR into read-only memory,
- * random property sets) and must succeed or fail with one of the errnos
+ * random property sets, COLOR_ENCODING and COLOR_RANGE among them) and must succeed or fail with one of the errnos
  * listed for that call below. Every 2000 calls the display must still
  * flip. At the end every fd it opened is closed, syncfw's debugfs dump
  * (flipkms's timelines aside, whose flip counts move on) must be as it was
@@ -65,6 +65,7 @@ static struct {
 	struct kms_dev dev;
 	struct kms_pipe pipe;
 	struct kms_fb fb[2];
+	uint32_t colour_props[2];	/* the overlay's COLOR_ENCODING, COLOR_RANGE */
 	uint32_t blobs[POOL];
 	uint32_t handles[POOL];
 	char *ro_page, *unmapped, *page;
@@ -259,6 +260,8 @@ static uint64_t any_value(uint32_t prop)
 		return below(4) ? S.fb[below(2)].fb_id : any_u32();
 	if (prop == p->crtc_props.mode_id)
 		return below(3) ? S.pipe.mode_blob : S.blobs[below(POOL)];
+	if (prop && (prop == S.colour_props[0] || prop == S.colour_props[1]))
+		return below(2) ? below(4) : any_u32();	/* 0-2 are offered */
 	return below(2) ? below(4096) : (below(2) ? any_u32() : rnd());
 }
 
@@ -272,7 +275,7 @@ static void op_atomic(void)
 		p->primary_props.fb_id, p->primary_props.in_fence_fd, p->primary_props.crtc_id,
 		p->primary_props.crtc_x, p->primary_props.src_w, p->overlay_props.fb_id,
 		p->overlay_props.in_fence_fd, p->overlay_props.crtc_w, p->conn_props.crtc_id,
-		any_u32(),
+		S.colour_props[0], S.colour_props[1], any_u32(),
 	};
 	uint32_t flags = DRM_MODE_ATOMIC_TEST_ONLY;
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
@@ -643,6 +646,10 @@ int main(int argc, char **argv)
 	if (S.drm) {
 		require(kms_open(&S.dev, "flipkms", KMS_CAP_ATOMIC) == 0, "open flipkms");
 		require(kms_pipes(&S.dev, &S.pipe, 1) == 1, "a pipe");
+		S.colour_props[0] = kms_prop_id(S.dev.fd, S.pipe.overlay_id,
+						DRM_MODE_OBJECT_PLANE, "COLOR_ENCODING");
+		S.colour_props[1] = kms_prop_id(S.dev.fd, S.pipe.overlay_id,
+						DRM_MODE_OBJECT_PLANE, "COLOR_RANGE");
 		require(kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
 				      DRM_FORMAT_XRGB8888, 1, &S.fb[0]) == 0 &&
 			kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
