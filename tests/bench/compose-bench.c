@@ -2,7 +2,8 @@
 /*
  * compose-bench: how many frames a virtual display driver's composer makes
  * per second at 1920x1080 with a primary plane, a full-screen ARGB8888
- * overlay and a 64x64 ARGB8888 cursor.
+ * overlay (with -n, an NV12 one, as a video player's) and a 64x64 ARGB8888
+ * cursor.
  *
  * The primary plane flips between two buffers at every vblank, so that every
  * frame is new, while a CRC source is set; the mode runs at 240 Hz so that
@@ -18,7 +19,7 @@
  * are compositions per second of wall time; frames per vblank says whether
  * the composer keeps up (1.0). Prints one JSON object.
  *
- * usage: compose-bench [-t SECONDS] DRIVER
+ * usage: compose-bench [-n] [-t SECONDS] DRIVER
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
@@ -57,6 +59,35 @@ static long count_in(const char *path, const char *key)
 	}
 	fclose(f);
 	return n;
+}
+
+/* A 1920x1080 NV12 framebuffer of a grey ramp with colour; 0 or -errno. */
+static int nv12_create(int fd, struct kms_fb *fb)
+{
+	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 }, x, y;
+	uint64_t offset;
+	unsigned char *map;
+
+	memset(fb, 0, sizeof(*fb));
+	if (drmModeCreateDumbBuffer(fd, 1920, 1080 * 3 / 2, 8, 0, &fb->handle, &fb->pitch,
+				    &fb->size) ||
+	    drmModeMapDumbBuffer(fd, fb->handle, &offset))
+		return -errno;
+	map = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+	if (map == MAP_FAILED)
+		return -errno;
+	for (y = 0; y < 1080 * 3 / 2; y++)
+		for (x = 0; x < 1920; x++)
+			map[y * fb->pitch + x] = (unsigned char)(y < 1080 ? 16 + x % 220 : 64 + y % 128);
+	munmap(map, fb->size);
+	handles[0] = handles[1] = fb->handle;
+	pitches[0] = pitches[1] = fb->pitch;
+	offsets[1] = fb->pitch * 1080;
+	fb->width = 1920;
+	fb->height = 1080;
+	fb->format = DRM_FORMAT_NV12;
+	return drmModeAddFB2(fd, 1920, 1080, DRM_FORMAT_NV12, handles, pitches, offsets,
+			     &fb->fb_id, 0) ? -errno : 0;
 }
 
 /* The kernel's count of compositions on CRTC 0, or -1; @how says whose. */
@@ -94,13 +125,18 @@ int main(int argc, char **argv)
 	double seconds = 5;
 	char dir[96], path[160], line[128];
 	int opt, ctl, data, ret;
+	bool nv12 = false;
 	long entries = 0, frames = 0;
 	int64_t start, t, prev;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "t:")) != -1) {
+	while ((opt = getopt(argc, argv, "nt:")) != -1) {
+		if (opt == 'n') {
+			nv12 = true;
+			continue;
+		}
 		if (opt != 't') {
-			fprintf(stderr, "usage: %s [-t SECONDS] DRIVER\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n] [-t SECONDS] DRIVER\n", argv[0]);
 			return 2;
 		}
 		seconds = atof(optarg);
@@ -123,7 +159,8 @@ int main(int argc, char **argv)
 	mode = kms_mode_at_refresh(&mode, HZ);
 	if (kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 1, &primary) ||
 	    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 4, &primary2) ||
-	    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_ARGB8888, 2, &overlay) ||
+	    (nv12 ? nv12_create(dev.fd, &overlay) :
+		    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_ARGB8888, 2, &overlay)) ||
 	    kms_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, 3, &cursor))
 		fail("framebuffers", ENOMEM);
 	ret = kms_modeset(&dev, &pipe, &mode, &primary);
@@ -194,10 +231,10 @@ int main(int argc, char **argv)
 	seconds = (now_ns() - start) / 1e9;
 	close(data);
 	printf("{ \"driver\": \"%s\", \"mode\": \"1920x1080@%d\", \"planes\": "
-	       "\"primary XRGB8888 + overlay ARGB8888 1920x1080 + cursor ARGB8888 64x64\", "
+	       "\"primary XRGB8888 + overlay %s 1920x1080 + cursor ARGB8888 64x64\", "
 	       "\"seconds\": %.3f, \"crc_entries\": %ld, \"frames\": %ld, \"counted_by\": \"%s\", "
 	       "\"vblanks\": %lu, \"frames_per_s\": %.2f, \"frames_per_vblank\": %.3f }\n",
-	       dev.driver, HZ, seconds, entries, frames, counted_by, last - first, frames / seconds,
+	       dev.driver, HZ, nv12 ? "NV12" : "ARGB8888", seconds, entries, frames, counted_by, last - first, frames / seconds,
 	       last > first ? (double)frames / (last - first) : 0);
 	kms_disable(&dev, &pipe);
 	kms_close(&dev);
