@@ -26,7 +26,6 @@
  * usage: formats flipkms
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +61,6 @@ static const uint16_t p010_rgb[3] = { 0xcf34, 0x6693, 0x43cb };
 static const uint16_t prim10[3] = { 700, 300, 100 };
 
 static char crtc_dir[96];
-
-struct wb {
-	uint32_t id, crtc_id, fb_id, out_fence_ptr;
-};
 
 static uint16_t unorm10(uint16_t c)
 {
@@ -216,31 +211,6 @@ static long long enum_value(int fd, uint32_t obj, const char *prop, const char *
 	return v;
 }
 
-static bool find_writeback(struct kms_dev *dev, const struct kms_pipe *pipe, struct wb *wb)
-{
-	drmModeRes *res = drmModeGetResources(dev->fd);
-	int i;
-
-	memset(wb, 0, sizeof(*wb));
-	for (i = 0; res && i < res->count_connectors && !wb->id; i++) {
-		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
-		drmModeEncoder *e = c && c->count_encoders ?
-				    drmModeGetEncoder(dev->fd, c->encoders[0]) : NULL;
-
-		if (c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK && e &&
-		    (e->possible_crtcs & (1u << pipe->crtc_index)))
-			wb->id = c->connector_id;
-		drmModeFreeEncoder(e);
-		drmModeFreeConnector(c);
-	}
-	drmModeFreeResources(res);
-	wb->crtc_id = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
-	wb->fb_id = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID");
-	wb->out_fence_ptr = kms_prop_id(dev->fd, wb->id, DRM_MODE_OBJECT_CONNECTOR,
-					"WRITEBACK_OUT_FENCE_PTR");
-	return wb->id && wb->crtc_id && wb->fb_id && wb->out_fence_ptr;
-}
-
 struct frame {
 	const struct kms_fb *primary, *overlay;
 	long long encoding, range;	/* -1: leave as is */
@@ -250,7 +220,7 @@ struct frame {
  * A blocking commit of @f, written back into @out if not NULL, whose fence
  * is waited for. @flags: DRM_MODE_ATOMIC_TEST_ONLY to only check. 0 or -errno.
  */
-static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct wb *wb,
+static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_writeback *wb,
 		  const struct frame *f, const struct kms_fb *out, uint32_t flags)
 {
 	const struct kms_plane_props *o = &pipe->overlay_props;
@@ -373,35 +343,16 @@ static void check_written_back(int fd, const char *name, const struct kms_fb *ou
 /* The CRC of the frame on screen: the second entry after CRCs are turned on. */
 static long frame_crc(void)
 {
-	unsigned long frame, crc = 0;
-	char path[160], line[64];
-	int ctl, data, i;
-	ssize_t n;
+	int data = kms_crc_open(crtc_dir, 0);
+	struct kms_crc_entry e;
+	bool got;
 
-	snprintf(path, sizeof(path), "%s/crc/control", crtc_dir);
-	ctl = open(path, O_WRONLY);
-	if (ctl < 0 || write(ctl, "auto", 4) != 4) {
-		if (ctl >= 0)
-			close(ctl);
-		return -1;
-	}
-	close(ctl);
-	snprintf(path, sizeof(path), "%s/crc/data", crtc_dir);
-	data = open(path, O_RDONLY);
-	for (i = 0; data >= 0 && i < 2; i++) {
-		n = read(data, line, sizeof(line) - 1);
-		if (n <= 0)
-			break;
-		line[n] = '\0';
-		if (sscanf(line, "%lx %lx", &frame, &crc) != 2)
-			break;
-	}
-	if (data >= 0)
-		close(data);
-	return i == 2 ? (long)crc : -1;
+	got = kms_crc_next(data, false, &e) && kms_crc_next(data, false, &e);
+	close(data);
+	return got ? (long)e.crc : -1;
 }
 
-static void test_listed(struct kms_dev *dev, const struct kms_pipe *pipe, const struct wb *wb)
+static void test_listed(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_writeback *wb)
 {
 	static const uint32_t wanted[] = {
 		DRM_FORMAT_NV12, DRM_FORMAT_YUV420, DRM_FORMAT_P010, DRM_FORMAT_XRGB2101010,
@@ -451,7 +402,7 @@ static void test_listed(struct kms_dev *dev, const struct kms_pipe *pipe, const 
 	      "expected XR30, AR30, XR48, RG16 and AB24 in WRITEBACK_PIXEL_FORMATS");
 }
 
-static void test_bad_input(struct kms_dev *dev, const struct kms_pipe *pipe, const struct wb *wb,
+static void test_bad_input(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_writeback *wb,
 			   const struct kms_fb *primary, const struct kms_fb *nv12)
 {
 	drmModeAtomicReq *req;
@@ -522,7 +473,7 @@ int main(int argc, char **argv)
 	struct kms_pipe pipe;
 	struct kms_dev dev;
 	long crc_yuv, crc_rgb, crc_601;
-	struct wb wb;
+	struct kms_writeback wb;
 	int ret;
 
 	watchdog(50);	/* before the manifest's 60 s */
@@ -533,7 +484,7 @@ int main(int argc, char **argv)
 		"DRM_CLIENT_CAP_WRITEBACK_CONNECTORS");
 	require(kms_pipes(&dev, &pipe, 1) == 1 && pipe.overlay_id && pipe.cursor_id,
 		"a pipe with an overlay and a cursor");
-	require(find_writeback(&dev, &pipe, &wb), "a writeback connector");
+	require(kms_writeback_find(&dev, &pipe, &wb), "a writeback connector");
 	require(kms_crtc_debugfs_dir(&dev, &pipe, crtc_dir, sizeof(crtc_dir)) == 0,
 		"flipkms debugfs directory");
 	test_listed(&dev, &pipe, &wb);

@@ -256,10 +256,10 @@ static void formats_yuv_known_answers(struct kunit *test)
 		flipkms_format_fetch(&fp, 1, 1, 1, &px);
 		if (px.r != k->rgb[0] || px.g != k->rgb[1] || px.b != k->rgb[2] ||
 		    px.a != 0xffff)
-			KUNIT_FAIL(test, "encoding %d range %d YCbCr %u %u %u: RGB %04x %04x %04x a %04x, expected %04x %04x %04x",
-				   k->enc, k->range, k->ycbcr[0], k->ycbcr[1],
-				   k->ycbcr[2], px.r, px.g, px.b, px.a, k->rgb[0], k->rgb[1],
-				   k->rgb[2]);
+			KUNIT_FAIL(test,
+				   "enc %d range %d YCbCr %u %u %u: RGBA %04x %04x %04x %04x, want %04x %04x %04x",
+				   k->enc, k->range, k->ycbcr[0], k->ycbcr[1], k->ycbcr[2],
+				   px.r, px.g, px.b, px.a, k->rgb[0], k->rgb[1], k->rgb[2]);
 	}
 }
 
