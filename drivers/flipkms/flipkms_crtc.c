@@ -1042,7 +1042,7 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 	spin_lock_init(&out->vblank_lock);
 	INIT_LIST_HEAD(&out->delayed);
 	INIT_LIST_HEAD(&out->pending_events);
-	out->connected = true;
+	out->status = connector_status_connected;
 	out->refresh = 60;
 	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	out->vblank_timer.function = flipkms_vblank;
@@ -1051,7 +1051,8 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 	if (ret)
 		return ret;
 
-	snprintf(name, sizeof(name), "flipkms-crtc-%u", index);
+	/* "flipkms-crtc-0" on the default device, "flipkms-DIR-crtc-0" on others. */
+	snprintf(name, sizeof(name), "%s-crtc-%u", dev_name(drm->dev), index);
 	out->timeline = flipkms_timeline_create(name);
 	if (!out->timeline) {
 		ret = -ENOMEM;

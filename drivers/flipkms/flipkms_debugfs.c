@@ -50,7 +50,7 @@ static int flipkms_status_show(struct seq_file *m, void *data)
 		struct flipkms_output *out = &fkms->outputs[i];
 
 		seq_printf(m, "crtc-%u: %s, period %lld ns, flip %llu on screen\n",
-			   i, READ_ONCE(out->connected) ? "connected" : "disconnected",
+			   i, drm_get_connector_status_name(READ_ONCE(out->status)),
 			   ktime_to_ns(out->period),
 			   flipkms_timeline_value(out->timeline));
 		seq_printf(m, "  vblanks %lld, missed %lld, dropped %lld, flips %lld\n",
@@ -91,7 +91,8 @@ static const struct drm_info_list flipkms_debugfs_list[] = {
  */
 static int flipkms_connected_get(void *data, u64 *val)
 {
-	*val = READ_ONCE(((struct flipkms_output *)data)->connected);
+	*val = READ_ONCE(((struct flipkms_output *)data)->status) ==
+	       connector_status_connected;
 	return 0;
 }
 
@@ -101,7 +102,8 @@ static int flipkms_connected_set(void *data, u64 val)
 
 	if (val > 1)
 		return -EINVAL;
-	WRITE_ONCE(out->connected, val);
+	WRITE_ONCE(out->status, val ? connector_status_connected :
+				      connector_status_disconnected);
 	drm_kms_helper_hotplug_event(out->crtc.dev);
 	return 0;
 }

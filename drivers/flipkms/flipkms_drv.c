@@ -25,6 +25,7 @@
 #if FLIPKMS_HAS_FBDEV_SHMEM
 #include <drm/drm_fbdev_shmem.h>
 #endif
+#include "flipkms_config.h"
 #include "flipkms_drv.h"
 
 #define CREATE_TRACE_POINTS
@@ -63,8 +64,6 @@ MODULE_PARM_DESC(fbdev, "Emulate an fbdev on the device, if the kernel has DRM_F
 static int fail_output = -1;
 module_param(fail_output, int, 0444);
 MODULE_PARM_DESC(fail_output, "Test only: make creating output N fail with -ENOMEM (default -1, none)");
-
-static struct flipkms_device *flipkms;
 
 /* The commit path */
 
@@ -125,16 +124,19 @@ static const struct drm_driver flipkms_driver = {
 	.minor			= DRIVER_MINOR,
 };
 
-/* Device set-up */
+/* Devices */
 
-static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index)
+/* Output @ccrtc->index: its planes (primary, overlays, cursor), CRTC and connectors. */
+static int flipkms_output_create(struct flipkms_device *fkms,
+				 struct flipkms_config_crtc *ccrtc)
 {
+	unsigned int index = ccrtc->index, zpos = 1;
 	struct flipkms_output *out = &fkms->outputs[index];
+	struct flipkms_config_plane *cplane;
 	struct drm_plane *primary, *plane;
-	unsigned int i;
 	int ret;
 
-	if ((int)index == fail_output)
+	if ((int)index == fkms->config->fail_output)
 		return -ENOMEM;
 
 	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index, 0);
@@ -142,16 +144,19 @@ static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index
 		return PTR_ERR(primary);
 	out->primary = primary;
 
-	for (i = 0; i < overlays; i++) {
+	list_for_each_entry(cplane, &fkms->config->planes, link) {
+		if (cplane->type != DRM_PLANE_TYPE_OVERLAY ||
+		    flipkms_config_plane_crtc(cplane) != ccrtc)
+			continue;
 		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_OVERLAY,
-					     index, 1 + i);
+					     index, zpos++);
 		if (IS_ERR(plane))
 			return PTR_ERR(plane);
 	}
 
-	if (cursor) {
+	if (ccrtc->cursor) {
 		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_CURSOR,
-					     index, 1 + overlays);
+					     index, zpos);
 		if (IS_ERR(plane))
 			return PTR_ERR(plane);
 		out->cursor = plane;
@@ -166,14 +171,20 @@ static int flipkms_output_create(struct flipkms_device *fkms, unsigned int index
 	ret = flipkms_output_init(out, index);
 	if (ret)
 		return ret;
-	return flipkms_writeback_init(out);
+	out->status = ccrtc->encoder->connector->status;
+	ccrtc->encoder->connector->out = out;
+	return flipkms_writeback_init(out, ccrtc->writeback);
 }
 
 /* Only the outputs whose CRTC was set up: creation may have stopped early. */
 static void flipkms_outputs_fini(struct flipkms_device *fkms)
 {
+	struct flipkms_config_connector *connector;
 	unsigned int i;
 
+	/* Hot-plug through configfs reaches the outputs no more. */
+	list_for_each_entry(connector, &fkms->config->connectors, link)
+		connector->out = NULL;
 	for (i = 0; i < fkms->num_ready; i++)
 		flipkms_crtc_fini(&fkms->outputs[i]);
 	fkms->num_ready = 0;
@@ -182,7 +193,7 @@ static void flipkms_outputs_fini(struct flipkms_device *fkms)
 static int flipkms_modeset_init(struct flipkms_device *fkms)
 {
 	struct drm_device *drm = &fkms->drm;
-	unsigned int i;
+	struct flipkms_config_crtc *ccrtc;
 	int ret;
 
 	ret = drmm_mode_config_init(drm);
@@ -203,8 +214,8 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 	/* Tearing flips of the primary plane (flipkms_flip_async()). */
 	drm->mode_config.async_page_flip = true;
 
-	for (i = 0; i < fkms->num_outputs; i++) {
-		ret = flipkms_output_create(fkms, i);
+	list_for_each_entry(ccrtc, &fkms->config->crtcs, link) {
+		ret = flipkms_output_create(fkms, ccrtc);
 		if (ret)
 			return ret;
 	}
@@ -213,28 +224,33 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 	return 0;
 }
 
-static int __init flipkms_init(void)
+/**
+ * flipkms_device_create() - build and register a device
+ * @config:	its description, which must outlive the device
+ * @name:	its platform device's name: "flipkms" for the default
+ *		device, "flipkms-DIR" for configfs's flipkms/DIR
+ *
+ * Each device is a platform device of its own with its own DRM card and
+ * its own timelines, named after the platform device.
+ *
+ * Returns the device, or an ERR_PTR(): -EINVAL (with a message) for a
+ * description flipkms cannot build, or the error of the step that failed,
+ * with nothing left behind.
+ */
+struct flipkms_device *flipkms_device_create(struct flipkms_config *config,
+					     const char *name)
 {
 	struct platform_device *pdev;
 	struct flipkms_device *fkms;
 	int ret;
 
-	if (outputs < 1 || outputs > FLIPKMS_MAX_OUTPUTS ||
-	    overlays > FLIPKMS_MAX_OVERLAYS) {
-		pr_err("flipkms: outputs must be 1-%d and overlays 0-%d\n",
-		       FLIPKMS_MAX_OUTPUTS, FLIPKMS_MAX_OVERLAYS);
-		return -EINVAL;
-	}
-	ret = flipkms_output_parse_params();
+	ret = flipkms_config_check(config);
 	if (ret)
-		return ret;
-	ret = flipkms_vrr_parse_params();
-	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 
-	pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
+	pdev = platform_device_register_simple(name, PLATFORM_DEVID_NONE, NULL, 0);
 	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
+		return ERR_CAST(pdev);
 
 	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
 		ret = -ENOMEM;
@@ -248,7 +264,8 @@ static int __init flipkms_init(void)
 		goto err_devres;
 	}
 	fkms->pdev = pdev;
-	fkms->num_outputs = outputs;
+	fkms->config = config;
+	fkms->num_outputs = config->num_crtcs;
 
 	ret = dma_coerce_mask_and_coherent(fkms->drm.dev, DMA_BIT_MASK(64));
 	if (ret)
@@ -275,15 +292,14 @@ static int __init flipkms_init(void)
 		goto err_outputs;
 
 	/* 32 bpp, XRGB8888: 0 would take preferred_depth (24), RGB888. */
-	if (fbdev)
+	if (config->fbdev)
 #if FLIPKMS_HAS_FBDEV_SHMEM
 		drm_fbdev_shmem_setup(&fkms->drm, 32);
 #else
 		drm_fbdev_generic_setup(&fkms->drm, 32);
 #endif
 
-	flipkms = fkms;
-	return 0;
+	return fkms;
 
 err_outputs:
 	flipkms_outputs_fini(fkms);
@@ -292,19 +308,86 @@ err_devres:
 	devres_release_group(&pdev->dev, NULL);
 err_unregister:
 	platform_device_unregister(pdev);
+	return ERR_PTR(ret);
+}
+
+/**
+ * flipkms_device_destroy() - unplug a device and let it go
+ * @fkms:	the device
+ *
+ * Clients that hold the card open see it unplugged (their calls fail
+ * with ENODEV); the DRM device is freed when the last of them closes it.
+ * Its description is not touched after this.
+ */
+void flipkms_device_destroy(struct flipkms_device *fkms)
+{
+	struct platform_device *pdev = fkms->pdev;
+
+	drm_dev_unplug(&fkms->drm);
+	drm_atomic_helper_shutdown(&fkms->drm);
+	flipkms_outputs_fini(fkms);
+	flipkms_infences_destroy(fkms->infences);
+	devres_release_group(&pdev->dev, NULL);
+	platform_device_unregister(pdev);
+}
+
+/* The module: the default device, then configfs for the others. */
+
+static struct flipkms_config *flipkms_default_config;
+static struct flipkms_device *flipkms_default;
+
+static int __init flipkms_init(void)
+{
+	struct flipkms_config *config;
+	struct flipkms_device *fkms;
+	int ret;
+
+	if (outputs < 1 || outputs > FLIPKMS_MAX_OUTPUTS ||
+	    overlays > FLIPKMS_MAX_OVERLAYS) {
+		pr_err("flipkms: outputs must be 1-%d and overlays 0-%d\n",
+		       FLIPKMS_MAX_OUTPUTS, FLIPKMS_MAX_OVERLAYS);
+		return -EINVAL;
+	}
+	ret = flipkms_output_parse_params();
+	if (ret)
+		return ret;
+	ret = flipkms_vrr_parse_params();
+	if (ret)
+		return ret;
+
+	config = flipkms_config_default(outputs, overlays, cursor);
+	if (!config)
+		return -ENOMEM;
+	config->fbdev = fbdev;
+	config->fail_output = fail_output;
+
+	fkms = flipkms_device_create(config, DRIVER_NAME);
+	if (IS_ERR(fkms)) {
+		ret = PTR_ERR(fkms);
+		goto err_config;
+	}
+
+	ret = flipkms_configfs_register();
+	if (ret)
+		goto err_device;
+
+	flipkms_default_config = config;
+	flipkms_default = fkms;
+	return 0;
+
+err_device:
+	flipkms_device_destroy(fkms);
+err_config:
+	flipkms_config_destroy(config);
 	return ret;
 }
 
+/* configfs holds the module while it has devices: only the default is left. */
 static void __exit flipkms_exit(void)
 {
-	struct platform_device *pdev = flipkms->pdev;
-
-	drm_dev_unregister(&flipkms->drm);
-	drm_atomic_helper_shutdown(&flipkms->drm);
-	flipkms_outputs_fini(flipkms);
-	flipkms_infences_destroy(flipkms->infences);
-	devres_release_group(&pdev->dev, NULL);
-	platform_device_unregister(pdev);
+	flipkms_configfs_unregister();
+	flipkms_device_destroy(flipkms_default);
+	flipkms_config_destroy(flipkms_default_config);
 }
 
 module_init(flipkms_init);

@@ -46,6 +46,8 @@
 /* Entries of the GAMMA_LUT, as many as most hardware offers. */
 #define FLIPKMS_LUT_SIZE	256
 
+struct flipkms_config;
+struct flipkms_config_crtc;
 struct flipkms_frame;
 struct flipkms_infences;
 struct flipkms_pixel;
@@ -150,7 +152,8 @@ struct flipkms_crc_request {
  * @vblanks:		vblanks handled
  * @missed_vblanks:	vblanks the timer fired too late to handle
  * @flips:		commits latched
- * @connected:		the connector's state, toggled through debugfs
+ * @status:		what the connector's detection reports, set through
+ *			configfs or debugfs (hot-plug)
  * @refresh:		refresh rate of the preferred mode, in Hz
  * @signal_delay_us:	fault: signal out-fences this long after the vblank
  * @drop_vblanks:	fault: vblanks still to drop
@@ -231,7 +234,7 @@ struct flipkms_output {
 	atomic64_t missed_vblanks;
 	atomic64_t flips;
 
-	bool connected;
+	enum drm_connector_status status;
 	u32 refresh;
 	u32 signal_delay_us;
 	atomic_t drop_vblanks;
@@ -267,6 +270,8 @@ struct flipkms_output {
  * struct flipkms_device - the DRM device
  * @drm:		the DRM device
  * @pdev:		the platform device it hangs off
+ * @config:		its description (flipkms_config.h), until it is
+ *			destroyed
  * @infences:		stand-ins that bound the planes' in-fence waits
  * @num_outputs:	how many entries of @outputs are in use
  * @num_ready:		how many of them have their CRTC set up, for teardown
@@ -275,6 +280,7 @@ struct flipkms_output {
 struct flipkms_device {
 	struct drm_device drm;
 	struct platform_device *pdev;
+	struct flipkms_config *config;
 	struct flipkms_infences *infences;
 	unsigned int num_outputs;
 	unsigned int num_ready;
@@ -296,6 +302,15 @@ to_flipkms_crtc_state(struct drm_crtc_state *state)
 {
 	return container_of(state, struct flipkms_crtc_state, base);
 }
+
+/* flipkms_drv.c */
+struct flipkms_device *flipkms_device_create(struct flipkms_config *config,
+					     const char *name);
+void flipkms_device_destroy(struct flipkms_device *fkms);
+
+/* flipkms_configfs.c */
+int flipkms_configfs_register(void);
+void flipkms_configfs_unregister(void);
 
 /* flipkms_crtc.c */
 int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
@@ -341,7 +356,7 @@ int flipkms_compose_into(const struct flipkms_frame *frame,
 			 struct flipkms_pixel *line);
 
 /* flipkms_writeback.c */
-int flipkms_writeback_init(struct flipkms_output *out);
+int flipkms_writeback_init(struct flipkms_output *out, bool connector);
 void flipkms_writeback_fini(struct flipkms_output *out);
 void flipkms_writeback_latched(struct flipkms_output *out,
 			       struct flipkms_frame *frame);

@@ -178,8 +178,7 @@ static const struct drm_connector_helper_funcs flipkms_connector_helper_funcs = 
 static enum drm_connector_status flipkms_connector_detect(struct drm_connector *connector,
 							  bool force)
 {
-	return READ_ONCE(connector_to_flipkms_output(connector)->connected) ?
-	       connector_status_connected : connector_status_disconnected;
+	return READ_ONCE(connector_to_flipkms_output(connector)->status);
 }
 
 static const struct drm_connector_funcs flipkms_connector_funcs = {

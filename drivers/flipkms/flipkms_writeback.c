@@ -348,15 +348,18 @@ static void flipkms_wb_work(struct work_struct *work)
 /**
  * flipkms_writeback_init() - the writeback connector of an output
  * @out: the output, whose CRTC is initialised
+ * @connector: whether it has one (its job list is set up either way)
  *
  * Returns 0 or a negative errno.
  */
-int flipkms_writeback_init(struct flipkms_output *out)
+int flipkms_writeback_init(struct flipkms_output *out, bool connector)
 {
 	int ret;
 
 	INIT_LIST_HEAD(&out->wb_jobs);
 	INIT_WORK(&out->wb_work, flipkms_wb_work);
+	if (!connector)
+		return 0;
 	ret = drm_writeback_connector_init(out->crtc.dev, &out->wb,
 					   &flipkms_wb_connector_funcs,
 					   &flipkms_wb_encoder_helper_funcs,

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * flipkms: the description a device is built from. The module parameters
+ * describe the default device, configfs (flipkms_configfs.c) any other.
+ * Objects and their links follow mainline vkms's configfs: planes link to
+ * the CRTCs they may serve, encoders to CRTCs, connectors to encoders.
+ */
+
+#ifndef _FLIPKMS_CONFIG_H
+#define _FLIPKMS_CONFIG_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_connector.h>
+#include <drm/drm_plane.h>
+
+/* Object names as messages quote them, e.g. configfs directory names. */
+#define FLIPKMS_CONFIG_NAME_LEN	32
+
+struct flipkms_config_connector;
+struct flipkms_config_encoder;
+struct flipkms_output;
+
+/**
+ * struct flipkms_config_plane - a plane
+ * @link:	in &flipkms_config.planes
+ * @name:	for messages
+ * @type:	primary, overlay or cursor
+ * @crtcs:	the CRTCs it may serve (struct flipkms_config_crtc)
+ */
+struct flipkms_config_plane {
+	struct list_head link;
+	char name[FLIPKMS_CONFIG_NAME_LEN];
+	enum drm_plane_type type;
+	struct xarray crtcs;
+};
+
+/**
+ * struct flipkms_config_crtc - a CRTC, and the output flipkms builds on it
+ * @link:	in &flipkms_config.crtcs
+ * @name:	for messages
+ * @writeback:	give it a writeback connector
+ * @index:	its index on the device, set by flipkms_config_check()
+ * @primary:	its primary plane, set likewise
+ * @cursor:	its cursor plane or NULL, set likewise
+ * @encoder:	its encoder, set likewise
+ */
+struct flipkms_config_crtc {
+	struct list_head link;
+	char name[FLIPKMS_CONFIG_NAME_LEN];
+	bool writeback;
+	unsigned int index;
+	struct flipkms_config_plane *primary;
+	struct flipkms_config_plane *cursor;
+	struct flipkms_config_encoder *encoder;
+};
+
+/**
+ * struct flipkms_config_encoder - an encoder
+ * @link:	in &flipkms_config.encoders
+ * @name:	for messages
+ * @crtcs:	the CRTCs it may be driven by (struct flipkms_config_crtc)
+ * @connector:	the connector it feeds, set by flipkms_config_check()
+ */
+struct flipkms_config_encoder {
+	struct list_head link;
+	char name[FLIPKMS_CONFIG_NAME_LEN];
+	struct xarray crtcs;
+	struct flipkms_config_connector *connector;
+};
+
+/**
+ * struct flipkms_config_connector - a connector
+ * @link:	in &flipkms_config.connectors
+ * @name:	for messages
+ * @status:	what detection reports: connected, disconnected or unknown
+ * @encoders:	the encoders that may feed it (struct flipkms_config_encoder)
+ * @out:	the output built for it while its device exists, for hot-plug
+ */
+struct flipkms_config_connector {
+	struct list_head link;
+	char name[FLIPKMS_CONFIG_NAME_LEN];
+	enum drm_connector_status status;
+	struct xarray encoders;
+	struct flipkms_output *out;
+};
+
+/**
+ * struct flipkms_config - a whole device
+ * @name:		for messages
+ * @planes:		its planes, in the order their overlays stack
+ * @crtcs:		its CRTCs, in index order
+ * @encoders:		its encoders
+ * @connectors:		its connectors
+ * @num_crtcs:		how many CRTCs, counted by flipkms_config_check()
+ * @fbdev:		emulate an fbdev on the first output
+ * @fail_output:	test only: creating this output fails, -1 for none
+ */
+struct flipkms_config {
+	char name[FLIPKMS_CONFIG_NAME_LEN];
+	struct list_head planes;
+	struct list_head crtcs;
+	struct list_head encoders;
+	struct list_head connectors;
+	unsigned int num_crtcs;
+	bool fbdev;
+	int fail_output;
+};
+
+struct flipkms_config *flipkms_config_create(const char *name);
+void flipkms_config_destroy(struct flipkms_config *config);
+struct flipkms_config *flipkms_config_default(unsigned int outputs,
+					      unsigned int overlays,
+					      bool cursor);
+int flipkms_config_check(struct flipkms_config *config);
+
+struct flipkms_config_plane *flipkms_config_add_plane(struct flipkms_config *config,
+						      const char *name);
+struct flipkms_config_crtc *flipkms_config_add_crtc(struct flipkms_config *config,
+						    const char *name);
+struct flipkms_config_encoder *flipkms_config_add_encoder(struct flipkms_config *config,
+							  const char *name);
+struct flipkms_config_connector *
+flipkms_config_add_connector(struct flipkms_config *config, const char *name);
+void flipkms_config_remove_plane(struct flipkms_config_plane *plane);
+void flipkms_config_remove_crtc(struct flipkms_config_crtc *crtc);
+void flipkms_config_remove_encoder(struct flipkms_config_encoder *encoder);
+void flipkms_config_remove_connector(struct flipkms_config_connector *connector);
+
+struct flipkms_config_crtc *
+flipkms_config_plane_crtc(struct flipkms_config_plane *plane);
+int flipkms_config_link(struct xarray *links, void *target);
+void flipkms_config_unlink(struct xarray *links, void *target);
+
+#endif /* _FLIPKMS_CONFIG_H */

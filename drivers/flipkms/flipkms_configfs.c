@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * configfs: devices built at run time, laid out as mainline vkms's (6.19)
+ * so that a vkms script maps one to one (with "flipkms" for "vkms"):
+ *
+ *   flipkms/DEVICE/enabled                 0/1: build or unplug the device
+ *   flipkms/DEVICE/planes/P/type           0 overlay (default), 1 primary,
+ *                                          2 cursor (enum drm_plane_type)
+ *   flipkms/DEVICE/planes/P/possible_crtcs/      links to crtcs/C
+ *   flipkms/DEVICE/crtcs/C/writeback       0 (default)/1
+ *   flipkms/DEVICE/encoders/E/possible_crtcs/    links to crtcs/C
+ *   flipkms/DEVICE/connectors/N/status     1 connected (default),
+ *                                          2 disconnected, 3 unknown
+ *                                          (enum drm_connector_status)
+ *   flipkms/DEVICE/connectors/N/possible_encoders/ links to encoders/E
+ *
+ * The topology is fixed while the device is enabled: mkdir, writes and
+ * links fail with EBUSY. configfs cannot refuse an unlink or the rmdir of
+ * an object nothing links to; those change the description only, for the
+ * next enable. A connector's status may change at any time: on an enabled
+ * device that is a hot-plug. Writing 1 to enabled checks the description
+ * (EINVAL and a message naming what flipkms cannot build) and builds the
+ * device, the platform device flipkms-DEVICE with a DRM card of its own
+ * (/sys/devices/platform/flipkms-DEVICE/drm/cardN); writing 0 unplugs it,
+ * even with clients holding it open.
+ * Documentation/ABI/testing/configfs-flipkms is the full ABI.
+ */
+
+#include <linux/configfs.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include <drm/drm_probe_helper.h>
+
+#include "flipkms_config.h"
+#include "flipkms_drv.h"
+
+/**
+ * struct flipkms_cfs_device - a device directory
+ * @group:	flipkms/DEVICE
+ * @planes:	its planes/
+ * @crtcs:	its crtcs/
+ * @encoders:	its encoders/
+ * @connectors:	its connectors/
+ * @lock:	protects @config (and every object in it) and @fkms
+ * @config:	the description
+ * @fkms:	the device built from it while enabled, else NULL
+ */
+struct flipkms_cfs_device {
+	struct config_group group;
+	struct config_group planes;
+	struct config_group crtcs;
+	struct config_group encoders;
+	struct config_group connectors;
+	struct mutex lock; /* see @lock above */
+	struct flipkms_config *config;
+	struct flipkms_device *fkms;
+};
+
+/**
+ * struct flipkms_cfs_object - a plane, CRTC, encoder or connector directory
+ * @group:	the directory
+ * @links:	its possible_crtcs/ or possible_encoders/ (not for CRTCs)
+ * @dev:	the device directory it belongs to
+ * @obj:	its object in the description: what links to it point to
+ * @link_set:	the object's own links, or NULL
+ * @link_type:	the type of directory they may point to
+ */
+struct flipkms_cfs_object {
+	struct config_group group;
+	struct config_group links;
+	struct flipkms_cfs_device *dev;
+	void *obj;
+	struct xarray *link_set;
+	const struct config_item_type *link_type;
+};
+
+static struct flipkms_cfs_device *to_cfs_device(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct flipkms_cfs_device, group);
+}
+
+static struct flipkms_cfs_object *to_cfs_object(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct flipkms_cfs_object, group);
+}
+
+static struct flipkms_cfs_object *links_to_cfs_object(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct flipkms_cfs_object, links);
+}
+
+/* Links: possible_crtcs/ and possible_encoders/ */
+
+static const struct config_item_type flipkms_crtc_type;
+static const struct config_item_type flipkms_encoder_type;
+
+static int flipkms_links_allow(struct config_item *src, struct config_item *target)
+{
+	struct flipkms_cfs_object *from = links_to_cfs_object(src), *to;
+	int ret;
+
+	if (target->ci_type != from->link_type)
+		return -EINVAL;
+	to = to_cfs_object(target);
+	if (to->dev != from->dev)
+		return -EINVAL;
+
+	mutex_lock(&from->dev->lock);
+	ret = from->dev->fkms ? -EBUSY : flipkms_config_link(from->link_set, to->obj);
+	mutex_unlock(&from->dev->lock);
+	return ret;
+}
+
+static void flipkms_links_drop(struct config_item *src, struct config_item *target)
+{
+	struct flipkms_cfs_object *from = links_to_cfs_object(src);
+
+	mutex_lock(&from->dev->lock);
+	flipkms_config_unlink(from->link_set, to_cfs_object(target)->obj);
+	mutex_unlock(&from->dev->lock);
+}
+
+static struct configfs_item_operations flipkms_links_ops = {
+	.allow_link	= flipkms_links_allow,
+	.drop_link	= flipkms_links_drop,
+};
+
+static const struct config_item_type flipkms_links_type = {
+	.ct_item_ops	= &flipkms_links_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* The attributes; each object's removal comes with its directory's release. */
+
+static ssize_t flipkms_plane_type_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_plane *plane = cfs->obj;
+	unsigned int type;
+
+	mutex_lock(&cfs->dev->lock);
+	type = plane->type;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%u\n", type);
+}
+
+static ssize_t flipkms_plane_type_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_plane *plane = cfs->obj;
+	unsigned int type;
+	int ret = 0;
+
+	if (kstrtouint(page, 10, &type) ||
+	    (type != DRM_PLANE_TYPE_OVERLAY && type != DRM_PLANE_TYPE_PRIMARY &&
+	     type != DRM_PLANE_TYPE_CURSOR))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		plane->type = type;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+static ssize_t flipkms_crtc_writeback_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_crtc *crtc = cfs->obj;
+	bool writeback;
+
+	mutex_lock(&cfs->dev->lock);
+	writeback = crtc->writeback;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%d\n", writeback);
+}
+
+static ssize_t flipkms_crtc_writeback_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_crtc *crtc = cfs->obj;
+	bool writeback;
+	int ret = 0;
+
+	if (kstrtobool(page, &writeback))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		crtc->writeback = writeback;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+static ssize_t flipkms_connector_status_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	unsigned int status;
+
+	mutex_lock(&cfs->dev->lock);
+	status = connector->status;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%u\n", status);
+}
+
+/* On an enabled device, a change is a hot-plug: clients are told to probe. */
+static ssize_t flipkms_connector_status_store(struct config_item *item,
+					      const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	struct flipkms_output *out;
+	unsigned int status;
+
+	if (kstrtouint(page, 10, &status) ||
+	    (status != connector_status_connected &&
+	     status != connector_status_disconnected &&
+	     status != connector_status_unknown))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	connector->status = status;
+	out = connector->out;
+	if (out && READ_ONCE(out->status) != status) {
+		WRITE_ONCE(out->status, status);
+		drm_kms_helper_hotplug_event(out->crtc.dev);
+	}
+	mutex_unlock(&cfs->dev->lock);
+	return count;
+}
+
+CONFIGFS_ATTR(flipkms_plane_, type);
+CONFIGFS_ATTR(flipkms_crtc_, writeback);
+CONFIGFS_ATTR(flipkms_connector_, status);
+
+static struct configfs_attribute *flipkms_plane_attrs[] = {
+	&flipkms_plane_attr_type,
+	NULL,
+};
+
+static struct configfs_attribute *flipkms_crtc_attrs[] = {
+	&flipkms_crtc_attr_writeback,
+	NULL,
+};
+
+static struct configfs_attribute *flipkms_connector_attrs[] = {
+	&flipkms_connector_attr_status,
+	NULL,
+};
+
+#define FLIPKMS_CFS_RELEASE(kind)						\
+static void flipkms_##kind##_release(struct config_item *item)			\
+{										\
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);			\
+										\
+	mutex_lock(&cfs->dev->lock);						\
+	flipkms_config_remove_##kind(cfs->obj);					\
+	mutex_unlock(&cfs->dev->lock);						\
+	kfree(cfs);								\
+}										\
+										\
+static struct configfs_item_operations flipkms_##kind##_ops = {			\
+	.release = flipkms_##kind##_release,					\
+}
+
+FLIPKMS_CFS_RELEASE(plane);
+FLIPKMS_CFS_RELEASE(crtc);
+FLIPKMS_CFS_RELEASE(encoder);
+FLIPKMS_CFS_RELEASE(connector);
+
+static const struct config_item_type flipkms_plane_type = {
+	.ct_item_ops	= &flipkms_plane_ops,
+	.ct_attrs	= flipkms_plane_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static const struct config_item_type flipkms_crtc_type = {
+	.ct_item_ops	= &flipkms_crtc_ops,
+	.ct_attrs	= flipkms_crtc_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static const struct config_item_type flipkms_encoder_type = {
+	.ct_item_ops	= &flipkms_encoder_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+static const struct config_item_type flipkms_connector_type = {
+	.ct_item_ops	= &flipkms_connector_ops,
+	.ct_attrs	= flipkms_connector_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* planes/, crtcs/, encoders/ and connectors/: mkdir adds an object */
+
+static struct flipkms_cfs_device *flipkms_parent_device(struct config_group *group)
+{
+	return to_cfs_device(group->cg_item.ci_parent);
+}
+
+static struct config_group *flipkms_object_make(struct config_group *group,
+						const char *name)
+{
+	struct flipkms_cfs_device *dev = flipkms_parent_device(group);
+	const struct config_item_type *type = NULL;
+	struct flipkms_cfs_object *cfs;
+	const char *links = NULL;
+	int ret = 0;
+
+	cfs = kzalloc(sizeof(*cfs), GFP_KERNEL);
+	if (!cfs)
+		return ERR_PTR(-ENOMEM);
+	cfs->dev = dev;
+
+	mutex_lock(&dev->lock);
+	if (dev->fkms) {
+		ret = -EBUSY;
+	} else if (group == &dev->planes) {
+		struct flipkms_config_plane *plane = flipkms_config_add_plane(dev->config, name);
+
+		cfs->obj = plane;
+		cfs->link_set = plane ? &plane->crtcs : NULL;
+		cfs->link_type = &flipkms_crtc_type;
+		type = &flipkms_plane_type;
+		links = "possible_crtcs";
+	} else if (group == &dev->crtcs) {
+		cfs->obj = flipkms_config_add_crtc(dev->config, name);
+		type = &flipkms_crtc_type;
+	} else if (group == &dev->encoders) {
+		struct flipkms_config_encoder *encoder =
+			flipkms_config_add_encoder(dev->config, name);
+
+		cfs->obj = encoder;
+		cfs->link_set = encoder ? &encoder->crtcs : NULL;
+		cfs->link_type = &flipkms_crtc_type;
+		type = &flipkms_encoder_type;
+		links = "possible_crtcs";
+	} else {
+		struct flipkms_config_connector *connector =
+			flipkms_config_add_connector(dev->config, name);
+
+		cfs->obj = connector;
+		cfs->link_set = connector ? &connector->encoders : NULL;
+		cfs->link_type = &flipkms_encoder_type;
+		type = &flipkms_connector_type;
+		links = "possible_encoders";
+	}
+	mutex_unlock(&dev->lock);
+	if (!ret && !cfs->obj)
+		ret = -ENOMEM;
+	if (ret) {
+		kfree(cfs);
+		return ERR_PTR(ret);
+	}
+
+	config_group_init_type_name(&cfs->group, name, type);
+	if (links) {
+		config_group_init_type_name(&cfs->links, links, &flipkms_links_type);
+		configfs_add_default_group(&cfs->links, &cfs->group);
+	}
+	return &cfs->group;
+}
+
+static struct configfs_group_operations flipkms_objects_group_ops = {
+	.make_group	= flipkms_object_make,
+};
+
+static const struct config_item_type flipkms_objects_type = {
+	.ct_group_ops	= &flipkms_objects_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* flipkms/DEVICE */
+
+static ssize_t flipkms_device_enabled_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_device *dev = to_cfs_device(item);
+	bool enabled;
+
+	mutex_lock(&dev->lock);
+	enabled = dev->fkms;
+	mutex_unlock(&dev->lock);
+	return sprintf(page, "%d\n", enabled);
+}
+
+static ssize_t flipkms_device_enabled_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	struct flipkms_cfs_device *dev = to_cfs_device(item);
+	struct flipkms_device *fkms;
+	char *name;
+	bool enable;
+	int ret = 0;
+
+	if (kstrtobool(page, &enable))
+		return -EINVAL;
+
+	mutex_lock(&dev->lock);
+	if (enable && !dev->fkms) {
+		/* The platform device: /sys/devices/platform/flipkms-DIR. */
+		name = kasprintf(GFP_KERNEL, "flipkms-%s", config_item_name(item));
+		fkms = name ? flipkms_device_create(dev->config, name) : ERR_PTR(-ENOMEM);
+		kfree(name);
+		if (IS_ERR(fkms))
+			ret = PTR_ERR(fkms);
+		else
+			dev->fkms = fkms;
+	} else if (!enable && dev->fkms) {
+		flipkms_device_destroy(dev->fkms);
+		dev->fkms = NULL;
+	}
+	mutex_unlock(&dev->lock);
+	return ret ?: count;
+}
+
+CONFIGFS_ATTR(flipkms_device_, enabled);
+
+static struct configfs_attribute *flipkms_device_attrs[] = {
+	&flipkms_device_attr_enabled,
+	NULL,
+};
+
+/* rmdir: only an empty directory goes, but its device may be enabled. */
+static void flipkms_device_release(struct config_item *item)
+{
+	struct flipkms_cfs_device *dev = to_cfs_device(item);
+
+	if (dev->fkms)
+		flipkms_device_destroy(dev->fkms);
+	flipkms_config_destroy(dev->config);
+	mutex_destroy(&dev->lock);
+	kfree(dev);
+}
+
+static struct configfs_item_operations flipkms_device_ops = {
+	.release	= flipkms_device_release,
+};
+
+static const struct config_item_type flipkms_device_type = {
+	.ct_item_ops	= &flipkms_device_ops,
+	.ct_attrs	= flipkms_device_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static void flipkms_add_objects_group(struct flipkms_cfs_device *dev,
+				      struct config_group *group, const char *name)
+{
+	config_group_init_type_name(group, name, &flipkms_objects_type);
+	configfs_add_default_group(group, &dev->group);
+}
+
+static struct config_group *flipkms_device_make(struct config_group *group,
+						const char *name)
+{
+	struct flipkms_cfs_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->config = flipkms_config_create(name);
+	if (!dev->config) {
+		kfree(dev);
+		return ERR_PTR(-ENOMEM);
+	}
+	mutex_init(&dev->lock);
+	config_group_init_type_name(&dev->group, name, &flipkms_device_type);
+	flipkms_add_objects_group(dev, &dev->planes, "planes");
+	flipkms_add_objects_group(dev, &dev->crtcs, "crtcs");
+	flipkms_add_objects_group(dev, &dev->encoders, "encoders");
+	flipkms_add_objects_group(dev, &dev->connectors, "connectors");
+	return &dev->group;
+}
+
+static struct configfs_group_operations flipkms_root_group_ops = {
+	.make_group	= flipkms_device_make,
+};
+
+static const struct config_item_type flipkms_root_type = {
+	.ct_group_ops	= &flipkms_root_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct configfs_subsystem flipkms_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = "flipkms",
+			.ci_type = &flipkms_root_type,
+		},
+	},
+	.su_mutex = __MUTEX_INITIALIZER(flipkms_subsys.su_mutex),
+};
+
+/**
+ * flipkms_configfs_register() - offer flipkms/ in configfs
+ *
+ * Returns 0 or a negative errno.
+ */
+int flipkms_configfs_register(void)
+{
+	config_group_init(&flipkms_subsys.su_group);
+	return configfs_register_subsystem(&flipkms_subsys);
+}
+
+/**
+ * flipkms_configfs_unregister() - take flipkms/ away
+ *
+ * configfs holds the module while it has a device directory, so there
+ * is none left by now.
+ */
+void flipkms_configfs_unregister(void)
+{
+	configfs_unregister_subsystem(&flipkms_subsys);
+}
