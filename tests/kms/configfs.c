@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: MIT
+/*
+ * configfs: devices built at run time through flipkms/ in configfs
+ * (Documentation/ABI/testing/configfs-flipkms), as a client sees them:
+ *
+ *   layout		a new device and each new object have vkms's files
+ *			with their defaults
+ *   <attr>-good/-bad	each attribute takes its values and refuses others
+ *			with EINVAL; a link to the wrong kind of object or
+ *			to another device's is refused, a second link to
+ *			the same object too (EEXIST)
+ *   refused-<why>	a topology flipkms cannot build is refused at
+ *			enabled with EINVAL, a kernel message says why, and
+ *			no device appears
+ *   enabled-card	a built device is platform device flipkms-DEVICE
+ *			with a card of its own, whose connector, writeback
+ *			connector and planes are the description's
+ *   busy-<what>	while enabled, mkdir, attribute writes and links fail
+ *			with EBUSY; rmdir of a linked object and of a
+ *			device that has objects fail (configfs's own rules)
+ *   hotplug-<status>	connector status changes while enabled: a hotplug
+ *			uevent for the card, and the connector's new status
+ *   two-devices	a second device (two outputs) next to the first:
+ *			each card its own, a flip on each CRTC whose
+ *			out-fence comes from that device's own timeline
+ *   unplug-with-client	disabled while a client holds the card: the
+ *			client's calls fail with ENODEV, the card goes when
+ *			it closes, and the device can be enabled again
+ *   remove		disabled and removed, nothing left in flipkms/
+ *   create-destroy	-n times: create, enable, open, disable, remove
+ *			(the debug runner's kmemleak scan sees any leak)
+ *
+ * usage: configfs [-n ROUNDS] flipkms   (as root, in the guest; run it
+ * through tests/kms/with-module.sh flipkms, which unloads flipkms after
+ * it: the module must let go once the devices are gone)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+
+#include <drm_fourcc.h>
+
+#include "kms.h"
+
+#define CONFIG_ROOT	"/sys/kernel/config"
+#define ROOT		CONFIG_ROOT "/flipkms"
+
+static char path[512];
+
+/* ROOT/@rel, in a static buffer. */
+static const char *at(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *at(const char *fmt, ...)
+{
+	char rel[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), ROOT "/%s", rel);
+	return path;
+}
+
+/* The first line of a file, or "" if it cannot be read. */
+static const char *read_line(const char *file)
+{
+	static char buf[64];
+	FILE *f = fopen(file, "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+static int mk(const char *dev, const char *kind, const char *name)
+{
+	return mkdir(at("%s/%s/%s", dev, kind, name), 0755);
+}
+
+/*
+ * A link from @dev's @kind/@name/@dir to @tkind/@target, made the way the
+ * cookbook does (Documentation/flipkms.rst): from the device's directory,
+ * with a relative target, which configfs resolves from there.
+ */
+static int ln(const char *dev, const char *kind, const char *name, const char *dir,
+	      const char *tkind, const char *target)
+{
+	char from[256], to[128];
+	int ret;
+
+	snprintf(from, sizeof(from), "%s/%s/%s/%s", kind, name, dir, target);
+	snprintf(to, sizeof(to), "%s/%s", tkind, target);
+	if (chdir(at("%s", dev)))
+		return -1;
+	ret = symlink(to, from);
+	if (chdir("/"))
+		return -1;
+	return ret;
+}
+
+/* A link ROOT/@from to ROOT/@target. */
+static int link_at(const char *target, const char *from)
+{
+	char t[512];
+
+	snprintf(t, sizeof(t), "%s", at("%s", target));
+	return symlink(t, at("%s", from));
+}
+
+static int set(const char *dev, const char *file, const char *value)
+{
+	return write_text(at("%s/%s", dev, file), value);
+}
+
+/*
+ * Output @i of @dev: crtc-I with writeback, primary-I, overlay-I,
+ * cursor-I, encoder-I, connector-I, all linked. 0 or -errno.
+ */
+static int add_output(const char *dev, int i)
+{
+	char n[5][32];
+	int ret = 0;
+
+	snprintf(n[0], sizeof(n[0]), "crtc-%d", i);
+	snprintf(n[1], sizeof(n[1]), "primary-%d", i);
+	snprintf(n[2], sizeof(n[2]), "overlay-%d", i);
+	snprintf(n[3], sizeof(n[3]), "cursor-%d", i);
+	snprintf(n[4], sizeof(n[4]), "encoder-%d", i);
+	char file[64];
+
+	snprintf(file, sizeof(file), "crtcs/%s/writeback", n[0]);
+	if (mk(dev, "crtcs", n[0]))
+		return -errno;
+	ret = set(dev, file, "1");
+	if (ret)
+		return ret;
+	for (int p = 1; p <= 3; p++) {
+		snprintf(file, sizeof(file), "planes/%s/type", n[p]);
+		if (mk(dev, "planes", n[p]) ||
+		    (p != 2 && (ret = set(dev, file, p == 1 ? "1" : "2"))) ||
+		    ln(dev, "planes", n[p], "possible_crtcs", "crtcs", n[0]))
+			return ret ?: -errno;
+	}
+	if (mk(dev, "encoders", n[4]) ||
+	    ln(dev, "encoders", n[4], "possible_crtcs", "crtcs", n[0]))
+		return -errno;
+	snprintf(n[1], sizeof(n[1]), "connector-%d", i);
+	if (mk(dev, "connectors", n[1]) ||
+	    ln(dev, "connectors", n[1], "possible_encoders", "encoders", n[4]))
+		return -errno;
+	return 0;
+}
+
+/* Removes every link, object and then @dev itself. 0 or -errno of the rmdir. */
+static int remove_device(const char *dev)
+{
+	static const char *const kinds[] = { "planes", "connectors", "encoders", "crtcs" };
+	char dir[512], obj[1024];
+	struct dirent *d, *l;
+	DIR *objs, *links;
+
+	for (unsigned int k = 0; k < 4; k++) {
+		snprintf(dir, sizeof(dir), "%s", at("%s/%s", dev, kinds[k]));
+		objs = opendir(dir);
+		if (!objs)
+			continue;
+		while ((d = readdir(objs))) {
+			if (d->d_name[0] == '.')
+				continue;
+			for (int j = 0; j < 2; j++) {
+				snprintf(obj, sizeof(obj), "%s/%s/%s", dir, d->d_name,
+					 j ? "possible_encoders" : "possible_crtcs");
+				links = opendir(obj);
+				if (!links)
+					continue;
+				while ((l = readdir(links))) {
+					char link[1536];
+
+					snprintf(link, sizeof(link), "%s/%s", obj, l->d_name);
+					if (l->d_name[0] != '.')
+						unlink(link);
+				}
+				closedir(links);
+			}
+			snprintf(obj, sizeof(obj), "%s/%s", dir, d->d_name);
+			rmdir(obj);
+		}
+		closedir(objs);
+	}
+	return rmdir(at("%s", dev)) ? -errno : 0;
+}
+
+/* /dev/dri/cardN of platform device flipkms-@dev into @card, or -1. */
+static int find_card(const char *dev, char *card, size_t len)
+{
+	char dir[256];
+	struct dirent *d;
+	DIR *drm;
+	int ret = -1;
+
+	snprintf(dir, sizeof(dir), "/sys/devices/platform/flipkms-%s/drm", dev);
+	drm = opendir(dir);
+	if (!drm)
+		return -1;
+	while ((d = readdir(drm)))
+		if (!strncmp(d->d_name, "card", 4) && strlen(d->d_name) < len - 9) {
+			snprintf(card, len, "/dev/dri/%.*s", (int)(len - 10), d->d_name);
+			ret = 0;
+		}
+	closedir(drm);
+	return ret;
+}
+
+static int open_card(const char *dev, struct kms_dev *kd)
+{
+	memset(kd, 0, sizeof(*kd));
+	kd->fd = -1;
+	if (find_card(dev, kd->path, sizeof(kd->path)))
+		return -1;
+	/* devtmpfs makes the node as the card registers; give it a moment. */
+	for (int i = 0; i < 20 && kd->fd < 0; i++) {
+		kd->fd = open(kd->path, O_RDWR | O_CLOEXEC);
+		if (kd->fd < 0)
+			sleep_ms(50);
+	}
+	if (kd->fd < 0)
+		return -1;
+	snprintf(kd->driver, sizeof(kd->driver), "flipkms");
+	if (drmSetClientCap(kd->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
+	    drmSetClientCap(kd->fd, DRM_CLIENT_CAP_ATOMIC, 1)) {
+		close(kd->fd);
+		kd->fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the kernel log holds @text. */
+static bool dmesg_has(const char *text)
+{
+	static char buf[1 << 18];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return false;
+	buf[n] = 0;
+	return strstr(buf, text);
+}
+
+/* --- the checks ---------------------------------------------------------- */
+
+static void check_layout(void)
+{
+	begin("layout");
+	require(mkdir(at("t1"), 0755) == 0, "mkdir flipkms/t1");
+	require(mk("t1", "planes", "p") == 0 && mk("t1", "crtcs", "c") == 0 &&
+		mk("t1", "encoders", "e") == 0 && mk("t1", "connectors", "n") == 0,
+		"mkdir one object of each kind");
+	check("layout", !strcmp(read_line(at("t1/enabled")), "0") &&
+	      !strcmp(read_line(at("t1/planes/p/type")), "0") &&
+	      !strcmp(read_line(at("t1/crtcs/c/writeback")), "0") &&
+	      !strcmp(read_line(at("t1/connectors/n/status")), "1") &&
+	      access(at("t1/planes/p/possible_crtcs"), F_OK) == 0 &&
+	      access(at("t1/encoders/e/possible_crtcs"), F_OK) == 0 &&
+	      access(at("t1/connectors/n/possible_encoders"), F_OK) == 0,
+	      "expected enabled 0, type 0, writeback 0, status 1 and the link directories");
+}
+
+/* @file of t1 takes each of @good (read back as written) and refuses @bad. */
+static void check_attr(const char *name, const char *file, const char *const *good,
+		       const char *const *bad)
+{
+	bool all = *good != NULL;
+	char test[64];
+
+	snprintf(test, sizeof(test), "%s-good", name);
+	for (; *good; good++) {
+		if (set("t1", file, *good) || strcmp(read_line(at("t1/%s", file)), *good) != 0) {
+			not_ok(test, "writing %s: got %s, read back \"%s\"", *good,
+			       errno_name(errno), read_line(at("t1/%s", file)));
+			all = false;
+			break;
+		}
+	}
+	if (all)
+		ok(test);
+	snprintf(test, sizeof(test), "%s-bad", name);
+	for (all = true; *bad; bad++) {
+		int ret = set("t1", file, *bad);
+
+		if (ret != -EINVAL) {
+			not_ok(test, "writing \"%s\": expected EINVAL, got %s", *bad,
+			       errno_name(-ret));
+			all = false;
+			break;
+		}
+	}
+	if (all)
+		ok(test);
+}
+
+static void check_attrs(void)
+{
+	static const char *const type_good[] = { "1", "2", "0", NULL };
+	static const char *const type_bad[] = { "3", "-1", "x", NULL };
+	static const char *const wb_good[] = { "1", "0", NULL };
+	static const char *const wb_bad[] = { "2", "maybe", NULL };
+	static const char *const status_good[] = { "2", "3", "1", NULL };
+	static const char *const status_bad[] = { "0", "4", "x", NULL };
+	static const char *const enabled_bad[] = { "x", "2", NULL };
+	/* enabled's good values are the checks below. */
+	static const char *const none[] = { NULL };
+
+	check_attr("type", "planes/p/type", type_good, type_bad);
+	check_attr("writeback", "crtcs/c/writeback", wb_good, wb_bad);
+	check_attr("status", "connectors/n/status", status_good, status_bad);
+	check_attr("enabled", "enabled", none, enabled_bad);
+
+	require(mkdir(at("other"), 0755) == 0 && mk("other", "crtcs", "c") == 0,
+		"a second device with a CRTC");
+	CHECK_FAILS("link-wrong-kind", ln("t1", "planes", "p", "possible_crtcs", "encoders", "e"),
+		    EINVAL);
+	CHECK_FAILS("link-other-device",
+		    link_at("other/crtcs/c", "t1/planes/p/possible_crtcs/c"), EINVAL);
+	require(remove_device("other") == 0, "remove the second device");
+	require(ln("t1", "planes", "p", "possible_crtcs", "crtcs", "c") == 0, "link p to c");
+	require(link_at("t1/crtcs/c", "t1/planes/p/possible_crtcs/again") == 0 ||
+		errno == EEXIST, "link again");
+	check("link-twice", errno == EEXIST &&
+	      access(at("t1/planes/p/possible_crtcs/again"), F_OK) != 0,
+	      "expected EEXIST for a second link to the same CRTC, got %s", errno_name(errno));
+}
+
+/* t1 as it stands is refused at enabled for @why, and no device appears. */
+static void check_refused(const char *why, const char *message)
+{
+	char test[64];
+	int ret;
+
+	snprintf(test, sizeof(test), "refused-%s", why);
+	ret = set("t1", "enabled", "1");
+	if (ret != -EINVAL)
+		not_ok(test, "expected EINVAL, got %s", errno_name(-ret));
+	else if (strcmp(read_line(at("t1/enabled")), "0") != 0)
+		not_ok(test, "enabled reads %s", read_line(at("t1/enabled")));
+	else if (access("/sys/devices/platform/flipkms-t1", F_OK) == 0)
+		not_ok(test, "platform device flipkms-t1 exists");
+	else
+		check(test, dmesg_has(message), "no kernel message \"%s\"", message);
+}
+
+static void check_refusals(void)
+{
+	/* p (a primary now) on c; e and n unlinked. */
+	require(set("t1", "planes/p/type", "1") == 0, "p primary");
+	check_refused("encoder-no-crtc", "flipkms: t1: encoder e has 0 possible CRTCs");
+	require(ln("t1", "encoders", "e", "possible_crtcs", "crtcs", "c") == 0, "link e to c");
+	check_refused("connector-no-encoder", "flipkms: t1: connector n has 0 possible encoders");
+	require(mk("t1", "planes", "q") == 0 && set("t1", "planes/q/type", "1") == 0 &&
+		ln("t1", "planes", "q", "possible_crtcs", "crtcs", "c") == 0, "second primary q");
+	require(ln("t1", "connectors", "n", "possible_encoders", "encoders", "e") == 0,
+		"link n to e");
+	check_refused("two-primaries", "flipkms: t1: CRTC c has two primary planes, p and q");
+	require(unlink(at("t1/planes/q/possible_crtcs/c")) == 0 && rmdir(at("t1/planes/q")) == 0,
+		"remove q");
+	require(mk("t1", "crtcs", "d") == 0, "CRTC d");
+	check_refused("crtc-no-primary", "flipkms: t1: CRTC d has no primary plane");
+	require(rmdir(at("t1/crtcs/d")) == 0, "remove d");
+}
+
+/* t1 (p primary on c, e, n) plus an overlay and a cursor: enabled and checked. */
+static void check_enabled(struct kms_dev *kd)
+{
+	int types[3] = { 0 }, others = 0, writeback = 0, connected = 0;
+	drmModePlaneRes *planes;
+	drmModeRes *res;
+	uint64_t type;
+
+	begin("enabled-card");
+	require(mk("t1", "planes", "o") == 0 &&
+		ln("t1", "planes", "o", "possible_crtcs", "crtcs", "c") == 0 &&
+		mk("t1", "planes", "k") == 0 && set("t1", "planes/k/type", "2") == 0 &&
+		ln("t1", "planes", "k", "possible_crtcs", "crtcs", "c") == 0 &&
+		set("t1", "crtcs/c/writeback", "1") == 0, "overlay o and cursor k, writeback");
+	if (!CHECK_SUCCEEDS("enable", set("t1", "enabled", "1")))
+		exit(finish());
+	require(open_card("t1", kd) == 0, "open the card of flipkms-t1");
+	require(drmSetClientCap(kd->fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0,
+		"writeback connectors cap");
+	res = drmModeGetResources(kd->fd);
+	planes = drmModeGetPlaneResources(kd->fd);
+	require(res && planes, "resources");
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *c = drmModeGetConnector(kd->fd, res->connectors[i]);
+
+		require(c != NULL, "drmModeGetConnector");
+		if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK)
+			writeback++;
+		else
+			connected += c->connection == DRM_MODE_CONNECTED;
+		drmModeFreeConnector(c);
+	}
+	for (uint32_t i = 0; i < planes->count_planes; i++) {
+		drmModePlane *p = drmModeGetPlane(kd->fd, planes->planes[i]);
+
+		require(p && kms_prop_get(kd->fd, p->plane_id, DRM_MODE_OBJECT_PLANE, "type",
+					  &type) == 0 && type < 3, "plane type");
+		if (p->possible_crtcs == 1)
+			types[type]++;
+		else
+			others++;
+		drmModeFreePlane(p);
+	}
+	check("enabled-card", !strcmp(read_line(at("t1/enabled")), "1") &&
+	      res->count_crtcs == 1 && res->count_connectors == 2 && connected == 1 &&
+	      writeback == 1 && types[DRM_PLANE_TYPE_PRIMARY] == 1 &&
+	      types[DRM_PLANE_TYPE_OVERLAY] == 1 && types[DRM_PLANE_TYPE_CURSOR] == 1 && !others,
+	      "expected 1 CRTC, 1 connected connector + 1 writeback, primary + overlay + cursor; got %d CRTCs, %d connectors (%d connected, %d writeback), planes %d/%d/%d + %d elsewhere",
+	      res->count_crtcs, res->count_connectors, connected, writeback,
+	      types[DRM_PLANE_TYPE_PRIMARY], types[DRM_PLANE_TYPE_OVERLAY],
+	      types[DRM_PLANE_TYPE_CURSOR], others);
+	drmModeFreeResources(res);
+	drmModeFreePlaneResources(planes);
+	/* The pipes of later checks are the display's only. */
+	require(drmSetClientCap(kd->fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 0) == 0,
+		"writeback connectors cap off");
+}
+
+static void check_busy(void)
+{
+	CHECK_FAILS("busy-mkdir", mk("t1", "planes", "late"), EBUSY);
+	check_int("busy-type", -EBUSY, set("t1", "planes/o/type", "0"));
+	check_int("busy-writeback", -EBUSY, set("t1", "crtcs/c/writeback", "0"));
+	CHECK_FAILS("busy-link", link_at("t1/crtcs/c", "t1/encoders/e/possible_crtcs/x"),
+		    EBUSY);
+	CHECK_FAILS("busy-rmdir-linked", rmdir(at("t1/crtcs/c")), EBUSY);
+	CHECK_FAILS("busy-rmdir-device", rmdir(at("t1")), ENOTEMPTY);
+}
+
+/* A uevent socket: the kernel's own messages (group 1). */
+static int uevent_open(void)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether a "change" uevent with HOTPLUG=1 for @card came within 5 s. */
+static bool uevent_hotplug(int fd, const char *card)
+{
+	const char *name = strrchr(card, '/') + 1;
+	int64_t end = now_ns() + 5000000000LL;
+	char buf[4096];
+
+	while (now_ns() < end) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		bool hotplug = false, ours = false;
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = recv(fd, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		for (char *s = buf; s < buf + n; s += strlen(s) + 1) {
+			hotplug |= !strcmp(s, "HOTPLUG=1");
+			ours |= !strncmp(s, "DEVNAME=dri/", 12) && !strcmp(s + 12, name);
+		}
+		if (hotplug && ours)
+			return true;
+	}
+	return false;
+}
+
+static void check_hotplug(struct kms_dev *kd)
+{
+	static const struct {
+		const char *value, *name;
+		drmModeConnection connection;
+	} steps[] = {
+		{ "2", "hotplug-disconnected", DRM_MODE_DISCONNECTED },
+		{ "3", "hotplug-unknown", DRM_MODE_UNKNOWNCONNECTION },
+		{ "1", "hotplug-connected", DRM_MODE_CONNECTED },
+	};
+	int fd = uevent_open();
+	drmModeRes *res = drmModeGetResources(kd->fd);
+	uint32_t conn_id = 0;
+
+	begin("hotplug");
+	require(fd >= 0 && res, "uevent socket and resources");
+	for (int i = 0; i < res->count_connectors && !conn_id; i++) {
+		drmModeConnector *c = drmModeGetConnector(kd->fd, res->connectors[i]);
+
+		if (c && c->connector_type != DRM_MODE_CONNECTOR_WRITEBACK)
+			conn_id = c->connector_id;
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+	for (unsigned int i = 0; i < 3; i++) {
+		drmModeConnector *c;
+		int ret = set("t1", "connectors/n/status", steps[i].value);
+		bool uevent = !ret && uevent_hotplug(fd, kd->path);
+
+		c = drmModeGetConnector(kd->fd, conn_id);
+		check(steps[i].name, !ret && uevent && c && c->connection == steps[i].connection,
+		      "status %s: write %s, uevent %s, connection %d (expected %d)",
+		      steps[i].value, errno_name(-ret), uevent ? "seen" : "not seen",
+		      c ? (int)c->connection : -1, steps[i].connection);
+		drmModeFreeConnector(c);
+	}
+	close(fd);
+}
+
+/* A flip with an out-fence on every CRTC of @kd: its timeline's name. */
+static void check_flips(struct kms_dev *kd, const char *dev, int ncrtcs)
+{
+	struct kms_pipe pipes[4];
+	struct kms_fb fb[4];
+	char test[64], want[32];
+	int n = kms_pipes(kd, pipes, 4);
+
+	for (int i = 0; i < n; i++) {
+		struct kms_fence_info info = { 0 };
+		int32_t fence = -1;
+		int ret;
+
+		snprintf(test, sizeof(test), "two-devices-%s-crtc-%d-flip", dev, pipes[i].crtc_index);
+		snprintf(want, sizeof(want), "flipkms-%s-crtc-%d", dev, pipes[i].crtc_index);
+		begin(test);
+		require(kms_fb_create(kd->fd, pipes[i].mode.hdisplay, pipes[i].mode.vdisplay,
+				      DRM_FORMAT_XRGB8888, i, &fb[i]) == 0, "framebuffer");
+		ret = kms_modeset(kd, &pipes[i], NULL, &fb[i]);
+		if (!ret)
+			ret = kms_flip(kd, &pipes[i], &fb[i], &fence, -1, i);
+		if (!ret && fence >= 0) {
+			struct pollfd pfd = { .fd = fence, .events = POLLIN };
+
+			poll(&pfd, 1, 2000);
+			kms_fence_info(fence, &info);
+		}
+		check(test, !ret && info.status == 1 && !strcmp(info.obj_name, want),
+		      "flip %s, fence status %d on timeline \"%s\" (expected 1 on \"%s\")",
+		      errno_name(-ret), info.status, info.obj_name, want);
+		if (fence >= 0)
+			close(fence);
+		kms_drain_events(kd, 50);
+	}
+	snprintf(test, sizeof(test), "two-devices-%s-pipes", dev);
+	check_int(test, ncrtcs, n);
+	for (int i = 0; i < n; i++) {
+		kms_disable(kd, &pipes[i]);
+		kms_fb_destroy(kd->fd, &fb[i]);
+	}
+}
+
+static void check_two_devices(struct kms_dev *kd1)
+{
+	struct kms_dev kd2;
+
+	begin("two-devices");
+	require(mkdir(at("t2"), 0755) == 0 && add_output("t2", 0) == 0 && add_output("t2", 1) == 0,
+		"t2 with two outputs");
+	require(set("t2", "enabled", "1") == 0, "enable t2");
+	require(open_card("t2", &kd2) == 0, "open the card of flipkms-t2");
+	check("two-devices-cards", strcmp(kd1->path, kd2.path),
+	      "both devices are %s", kd1->path);
+	check_flips(kd1, "t1", 1);
+	check_flips(&kd2, "t2", 2);
+	close(kd2.fd);
+	require(set("t2", "enabled", "0") == 0 && remove_device("t2") == 0, "remove t2");
+}
+
+static void check_unplug(struct kms_dev *kd)
+{
+	struct kms_pipe pipe;
+	struct kms_fb fb;
+	char card[32];
+	drmModeRes *res;
+	int ret;
+
+	begin("unplug-with-client");
+	snprintf(card, sizeof(card), "%s", kd->path);
+	/* The display is on, a framebuffer the client's, as it goes. */
+	require(kms_pipes(kd, &pipe, 1) == 1 &&
+		kms_fb_create(kd->fd, pipe.mode.hdisplay, pipe.mode.vdisplay,
+			      DRM_FORMAT_XRGB8888, 7, &fb) == 0 &&
+		kms_modeset(kd, &pipe, NULL, &fb) == 0, "light t1");
+	ret = set("t1", "enabled", "0");
+	errno = 0;
+	res = drmModeGetResources(kd->fd);
+	check("unplug-with-client", !ret && !res && errno == ENODEV &&
+	      !strcmp(read_line(at("t1/enabled")), "0"),
+	      "disable %s; the client's GetResources %s (%s), expected ENODEV",
+	      errno_name(-ret), res ? "worked" : "failed", errno_name(errno));
+	drmModeFreeResources(res);
+	close(kd->fd);
+	kd->fd = -1;
+	check("unplug-card-gone", access(card, F_OK) != 0 &&
+	      access("/sys/devices/platform/flipkms-t1", F_OK) != 0,
+	      "%s or flipkms-t1 is still there", card);
+	ret = set("t1", "enabled", "1");
+	if (check("enable-again", !ret && open_card("t1", kd) == 0,
+		  "enable %s, open %s", errno_name(-ret), kd->path)) {
+		res = drmModeGetResources(kd->fd);
+		check("enable-again-works", res && res->count_crtcs == 1, "GetResources %s",
+		      res ? "gave the wrong CRTCs" : errno_name(errno));
+		drmModeFreeResources(res);
+		close(kd->fd);
+	}
+}
+
+static void check_remove(void)
+{
+	int ret = set("t1", "enabled", "0");
+
+	if (!ret)
+		ret = remove_device("t1");
+	check("remove", !ret && access(at("t1"), F_OK) != 0, "disable and remove: %s",
+	      errno_name(-ret));
+}
+
+static void check_create_destroy(int rounds)
+{
+	struct kms_dev kd;
+	int i, ret = 0;
+
+	begin("create-destroy");
+	for (i = 0; i < rounds && !ret; i++) {
+		ret = mkdir(at("r"), 0755) ? -errno : add_output("r", 0);
+		if (!ret)
+			ret = set("r", "enabled", "1");
+		if (!ret)
+			ret = open_card("r", &kd) ? -ENODEV : 0;
+		if (!ret) {
+			drmModeRes *res = drmModeGetResources(kd.fd);
+
+			ret = res ? 0 : -errno;
+			drmModeFreeResources(res);
+			close(kd.fd);
+		}
+		if (!ret)
+			ret = set("r", "enabled", "0");
+		if (!ret)
+			ret = remove_device("r");
+	}
+	check("create-destroy", !ret, "round %d of %d: %s", i, rounds, errno_name(-ret));
+}
+
+/*
+ * Whatever way the test ends, its devices go: configfs holds the module
+ * while they exist, and the next tests need to unload it.
+ */
+static void remove_all(void)
+{
+	static const char *const devs[] = { "t1", "t2", "other", "r" };
+
+	if (chdir("/"))
+		return;
+	for (unsigned int i = 0; i < 4; i++) {
+		if (access(at("%s", devs[i]), F_OK))
+			continue;
+		set(devs[i], "enabled", "0");
+		if (remove_device(devs[i]))
+			comment("cannot remove flipkms/%s: %s", devs[i], errno_name(errno));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct kms_dev kd = { .fd = -1 };
+	int rounds = 10, opt;
+
+	while ((opt = getopt(argc, argv, "n:")) != -1) {
+		if (opt != 'n')
+			goto usage;
+		rounds = atoi(optarg);
+	}
+	if (!kms_driver_arg(argc, argv) || strcmp(kms_driver_arg(argc, argv), "flipkms"))
+		goto usage;
+	watchdog(120);
+	if (access(ROOT, F_OK))
+		mount("none", CONFIG_ROOT, "configfs", 0, NULL);
+	require(access(ROOT, F_OK) == 0, CONFIG_ROOT " has no flipkms/");
+	atexit(remove_all);
+
+	check_layout();
+	check_attrs();
+	check_refusals();
+	check_enabled(&kd);
+	check_busy();
+	check_hotplug(&kd);
+	check_two_devices(&kd);
+	check_unplug(&kd);
+	check_remove();
+	check_create_destroy(rounds);
+	return finish();
+usage:
+	fprintf(stderr, "usage: configfs [-n ROUNDS] flipkms\n");
+	return 2;
+}
