@@ -27,7 +27,7 @@ demo: setup
 	@scripts/demo
 
 check: build
-	@scripts/test $(foreach s,$(SERIES),-s $(s))
+	@FLIPFENCE_BUILT=1 scripts/test $(foreach s,$(SERIES),-s $(s))
 
 bench: build
 	@scripts/bench
