@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
- * Planes: a primary, overlays and a cursor per CRTC, all without scaling.
+ * Planes: a primary, overlays and a cursor per CRTC, all without scaling,
+ * each anywhere on the CRTC or partly off it.
  * Framebuffers are GEM shmem objects; the composer reads them through the
  * mapping each keeps from the first commit that prepares it until it is
  * destroyed (flipkms_fb.c), so a commit maps nothing of its own: prepare_fb
@@ -116,11 +117,15 @@ static int flipkms_plane_atomic_check(struct drm_plane *plane,
 	if (IS_ERR(crtc_state))
 		return PTR_ERR(crtc_state);
 
+	/*
+	 * Every plane may be positioned, the primary too, as mainline vkms
+	 * allows: what no plane covers is the opaque black background
+	 * (flipkms_blend.c), and a CRTC may be on with no plane at all.
+	 */
 	return drm_atomic_helper_check_plane_state(new_state, crtc_state,
 						   DRM_PLANE_NO_SCALING,
 						   DRM_PLANE_NO_SCALING,
-						   plane->type != DRM_PLANE_TYPE_PRIMARY,
-						   true);
+						   true, true);
 }
 
 /* Map the framebuffer, and put a time limit on the wait for its fence. */

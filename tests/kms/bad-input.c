@@ -11,7 +11,8 @@
  *     (struct drm_mode_modeinfo.hdisplay is a __u16, so 100000 cannot even
  *     be written; 65535 is far beyond any mode the driver lists)  EINVAL
  *     (a driver other than flipkms whose primary plane may leave part of
- *     the CRTC uncovered, 6.12's vkms, takes the wide mode: skipped there)
+ *     the CRTC uncovered and that limits no mode's size, 6.12's vkms,
+ *     takes the wide mode: skipped there; flipkms limits its modes)
  *   a property id that does not exist             an error (ENOENT)
  *   a second nonblocking flip while one is pending EBUSY
  *
@@ -191,8 +192,9 @@ static void test_disabled_crtc(void)
 /*
  * Whether the driver takes a primary plane smaller than the mode (6.12's
  * vkms does: its planes may be positioned, and it checks no mode's size;
- * 6.1's refuses with EINVAL). Such a driver has nothing against a 65535
- * pixel wide mode.
+ * 6.1's refuses with EINVAL). Such a vkms has nothing against a 65535
+ * pixel wide mode (flipkms, whose planes may be positioned too, checks the
+ * mode's size: it is not asked).
  */
 static bool primary_may_uncover(void)
 {

@@ -9,6 +9,10 @@
  *			alpha over the primary, blended as flipkms blends
  *   cursor		an opaque ARGB8888 cursor
  *   wb-ar24		the same frame into an ARGB8888 buffer: alpha 0xff
+ *   primary-window	a primary plane smaller than the CRTC, inside it
+ *			and (primary-partly-off) clipped by its edges, an
+ *			overlay-without-primary, and no-plane at all: black
+ *			wherever no plane is
  *   released-buffer	at the largest mode, the buffer a writeback commit
  *			showed is handed back by the next flip's event and
  *			drawn into at once: the written-back image is still
@@ -160,7 +164,7 @@ static uint32_t *expected_frame(int fd, const struct layer *layers, int n)
 				struct px16 s, *d;
 				uint32_t keep;
 
-				if (cx >= W || cy >= H)
+				if (cx < 0 || cy < 0 || cx >= W || cy >= H)
 					continue;
 				s = read_px(fb->format, map + (size_t)y * fb->pitch +
 							x * cpp(fb->format));
@@ -188,24 +192,28 @@ static void add_layer(drmModeAtomicReq *req, const struct kms_pipe *pipe, const 
 	drmModeAtomicAddProperty(req, l->plane_id, p->crtc_y, (uint64_t)l->y);
 }
 
-/* One commit: @layers on, the pipe's other planes off, written back to @out. */
+/*
+ * One commit: @layers on, the pipe's other planes off (the primary too),
+ * written back to @out.
+ */
 static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct kms_writeback *wb,
 		  const struct layer *layers, int n, const struct kms_fb *out, int32_t *fence)
 {
 	uint32_t planes[3] = { pipe->primary_id, pipe->overlay_id, pipe->cursor_id };
+	const struct kms_plane_props *props[3] = {
+		&pipe->primary_props, &pipe->overlay_props, &pipe->cursor_props,
+	};
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
 	int i, j, ret;
 	bool used;
 
 	for (i = 0; i < n; i++)
 		add_layer(req, pipe, &layers[i]);
-	for (j = 1; j < 3; j++) {
+	for (j = 0; j < 3; j++) {
 		for (used = false, i = 0; i < n; i++)
 			used |= layers[i].plane_id == planes[j];
 		if (planes[j] && !used)
-			kms_req_plane(req, planes[j],
-				      j == 1 ? &pipe->overlay_props : &pipe->cursor_props, 0, NULL,
-				      -1);
+			kms_req_plane(req, planes[j], props[j], 0, NULL, -1);
 	}
 	drmModeAtomicAddProperty(req, wb->id, wb->crtc_id, pipe->crtc_id);
 	drmModeAtomicAddProperty(req, wb->id, wb->fb_id, out->fb_id);
@@ -257,6 +265,31 @@ static void check_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const 
 	      first >= 0 ? want[first] : 0);
 	munmap(map, out->size);
 	free(want);
+}
+
+/*
+ * A primary plane smaller than the CRTC, anywhere on it or partly off it,
+ * and a CRTC with no primary plane: what no plane covers is black.
+ */
+static void test_windowed_primary(struct kms_dev *dev, const struct kms_pipe *pipe,
+				  const struct kms_writeback *wb, struct kms_fb *overlay,
+				  const struct kms_fb *out)
+{
+	struct layer l[1];
+	struct kms_fb small;
+
+	require(kms_fb_create(dev->fd, 300, 200, DRM_FORMAT_XRGB8888, 9, &small) == 0,
+		"a 300x200 framebuffer");
+	fill_random(dev->fd, &small);
+	l[0] = (struct layer){ pipe->primary_id, &pipe->primary_props, &small, 170, 140 };
+	check_frame(dev, pipe, wb, "primary-window", l, 1, out);
+	/* Clipped by the CRTC's left and bottom edges. */
+	l[0] = (struct layer){ pipe->primary_id, &pipe->primary_props, &small, -120, 380 };
+	check_frame(dev, pipe, wb, "primary-partly-off", l, 1, out);
+	l[0] = (struct layer){ pipe->overlay_id, &pipe->overlay_props, overlay, 100, 50 };
+	check_frame(dev, pipe, wb, "overlay-without-primary", l, 1, out);
+	check_frame(dev, pipe, wb, "no-plane", l, 0, out);
+	kms_fb_destroy(dev->fd, &small);
 }
 
 /* Pixel (@x, @y) of a 32 bpp buffer, RGB only. */
@@ -475,6 +508,7 @@ int main(int argc, char **argv)
 	fill_random(dev.fd, &primary);
 	fill_random(dev.fd, &overlay);
 	fill_random(dev.fd, &cursor);
+	test_windowed_primary(&dev, &pipe, &wb, &overlay, &wb_xr24);
 	l[0] = (struct layer){ pipe.primary_id, &pipe.primary_props, &primary, 0, 0 };
 	l[1] = (struct layer){ pipe.overlay_id, &pipe.overlay_props, &overlay, 100, 50 };
 	check_frame(&dev, &pipe, &wb, "overlay", l, 2, &wb_xr24);
