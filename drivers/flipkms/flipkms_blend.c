@@ -2,7 +2,8 @@
 /*
  * One line of a frame: its visible planes in zpos order over an opaque
  * black background, in 16 bits per channel with premultiplied alpha (the
- * DRM default blend mode), then through the CRTC's gamma LUT if it has one.
+ * DRM default blend mode), then through the CRTC's colour stages if it has
+ * any (flipkms_color.c).
  *
  * The result is bit-identical to the straightforward model, one pixel at a
  * time: dst = src + dst * (0xffff - src alpha) / 0xffff for each channel and
@@ -246,41 +247,6 @@ static void flipkms_blend_argb16161616(const u8 *src, int n,
 	}
 }
 
-/*
- * Entry i of the LUT is the output for input i / (size - 1) of full scale;
- * inputs between two entries are interpolated linearly, as hardware does.
- */
-static void flipkms_lut_index(u16 value, u32 *lo, u32 *hi, u32 *frac)
-{
-	u32 pos = (u32)value * (FLIPKMS_LUT_SIZE - 1);
-
-	*lo = pos / 0xffff;
-	*hi = min_t(u32, *lo + 1, FLIPKMS_LUT_SIZE - 1);
-	*frac = pos % 0xffff;
-}
-
-static u16 flipkms_lerp(u16 lo, u16 hi, u32 frac)
-{
-	return lo + div_s64(((s64)hi - lo) * frac, 0xffff);
-}
-
-static void flipkms_apply_gamma(const struct flipkms_frame *frame,
-				struct flipkms_pixel *line)
-{
-	const struct drm_color_lut *lut = frame->lut;
-	u32 lo, hi, frac;
-	int x;
-
-	for (x = 0; x < frame->width; x++) {
-		flipkms_lut_index(line[x].r, &lo, &hi, &frac);
-		line[x].r = flipkms_lerp(lut[lo].red, lut[hi].red, frac);
-		flipkms_lut_index(line[x].g, &lo, &hi, &frac);
-		line[x].g = flipkms_lerp(lut[lo].green, lut[hi].green, frac);
-		flipkms_lut_index(line[x].b, &lo, &hi, &frac);
-		line[x].b = flipkms_lerp(lut[lo].blue, lut[hi].blue, frac);
-	}
-}
-
 /**
  * flipkms_compose_line() - compose one line of a frame
  * @frame:	the frame
@@ -340,6 +306,6 @@ void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 	}
 	if (bare)
 		flipkms_fill(line, frame->width);
-	if (frame->has_lut)
-		flipkms_apply_gamma(frame, line);
+	if (flipkms_color_active(&frame->color))
+		flipkms_color_line(&frame->color, line, frame->width);
 }

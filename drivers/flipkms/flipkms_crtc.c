@@ -812,15 +812,14 @@ static int flipkms_crtc_check_async(struct drm_crtc *crtc,
 }
 
 /*
- * The mode must give the vblank timer a sane period; a gamma LUT must have
- * exactly the advertised number of entries; an async flip may change the
- * primary plane's framebuffer only.
+ * The mode must give the vblank timer a sane period; a degamma or gamma LUT
+ * must have exactly the advertised number of entries; an async flip may
+ * change the primary plane's framebuffer only.
  */
 static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
 	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
-	struct drm_property_blob *lut = crtc_state->gamma_lut;
 	int ret;
 
 	if (crtc_state->async_flip) {
@@ -835,11 +834,9 @@ static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 			return ret;
 	}
 
-	if (lut && drm_color_lut_size(lut) != FLIPKMS_LUT_SIZE) {
-		drm_dbg_atomic(crtc->dev, "[CRTC:%d] gamma LUT has %d entries, not %d\n",
-			       crtc->base.id, drm_color_lut_size(lut), FLIPKMS_LUT_SIZE);
-		return -EINVAL;
-	}
+	ret = flipkms_color_check(crtc_state);
+	if (ret)
+		return ret;
 	/* The flush cannot fail: it gets the memory for its frame here. */
 	return flipkms_frame_alloc(to_flipkms_crtc_state(crtc_state));
 }
@@ -1065,11 +1062,15 @@ int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 	if (ret)
 		goto err_timeline;
 	drm_crtc_helper_add(&out->crtc, &flipkms_crtc_helper_funcs);
-	/* GAMMA_LUT only; the core maps legacy gamma ioctls onto it. */
+	/*
+	 * DEGAMMA_LUT, CTM and GAMMA_LUT (flipkms_color.c); the core maps
+	 * legacy gamma ioctls onto GAMMA_LUT and clears the other two.
+	 */
 	ret = drm_mode_crtc_set_gamma_size(&out->crtc, FLIPKMS_LUT_SIZE);
 	if (ret)
 		goto err_timeline;
-	drm_crtc_enable_color_mgmt(&out->crtc, 0, false, FLIPKMS_LUT_SIZE);
+	drm_crtc_enable_color_mgmt(&out->crtc, FLIPKMS_LUT_SIZE, true,
+				   FLIPKMS_LUT_SIZE);
 
 	return 0;
 

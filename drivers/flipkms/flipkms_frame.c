@@ -180,11 +180,7 @@ void flipkms_frame_fill(struct flipkms_frame *frame,
 	frame->width = crtc_state->mode.hdisplay;
 	frame->height = crtc_state->mode.vdisplay;
 	frame->vtotal = crtc_state->adjusted_mode.crtc_vtotal;
-	/* atomic_check took only LUTs of exactly this size. */
-	if (crtc_state->gamma_lut) {
-		memcpy(frame->lut, crtc_state->gamma_lut->data, sizeof(frame->lut));
-		frame->has_lut = true;
-	}
+	flipkms_color_capture(&frame->color, crtc_state);
 	drm_for_each_plane_mask(plane, crtc_state->crtc->dev, crtc_state->plane_mask)
 		flipkms_frame_add_plane(frame, plane->state);
 }

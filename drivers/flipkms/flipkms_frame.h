@@ -19,6 +19,7 @@
 #include <drm/drm_fourcc.h>
 #include <drm/drm_rect.h>
 
+#include "flipkms_color.h"
 #include "flipkms_drv.h"
 
 /**
@@ -50,8 +51,7 @@ struct flipkms_frame_plane {
  * @seqno:	the number of the commit whose flush filled it in
  * @width:	the mode's active width
  * @height:	and height
- * @has_lut:	whether @lut applies
- * @lut:	a copy of the CRTC's GAMMA_LUT
+ * @color:	the CRTC's colour stages
  * @num_planes:	entries of @planes in use
  * @planes:	the visible planes, lowest zpos first
  * @crc_done:	@crc holds the frame's CRC (set once, with release order)
@@ -75,8 +75,7 @@ struct flipkms_frame {
 	struct llist_node free_link;
 	u64 seqno;
 	int width, height;
-	bool has_lut;
-	struct drm_color_lut lut[FLIPKMS_LUT_SIZE];
+	struct flipkms_color color;
 	unsigned int num_planes;
 	struct flipkms_frame_plane planes[2 + FLIPKMS_MAX_OVERLAYS];
 	bool crc_done;

@@ -20,6 +20,7 @@
 
 #include "../../drivers/flipkms/flipkms_blend.c"
 #include "../../drivers/flipkms/flipkms_formats.c"
+#include "../../drivers/flipkms/flipkms_color.c"
 
 /* The reference model. */
 
@@ -127,12 +128,12 @@ static void model_compose_line(const struct flipkms_frame *frame, int y,
 			model_blend(&line[x], &px);
 		}
 	}
-	if (!frame->has_lut)
+	if (!frame->color.gamma)
 		return;
 	for (x = 0; x < frame->width; x++) {
-		line[x].r = model_gamma(frame->lut, line[x].r, 0);
-		line[x].g = model_gamma(frame->lut, line[x].g, 1);
-		line[x].b = model_gamma(frame->lut, line[x].b, 2);
+		line[x].r = model_gamma(frame->color.gamma_lut, line[x].r, 0);
+		line[x].g = model_gamma(frame->color.gamma_lut, line[x].g, 1);
+		line[x].b = model_gamma(frame->color.gamma_lut, line[x].b, 2);
 	}
 }
 
@@ -269,9 +270,9 @@ static void random_frame(struct kunit *test, struct rnd_state *state,
 		KUNIT_ASSERT_EQ(test, add_plane(test, state, tf, i), 0);
 	if (rnd(state, 3))
 		return;
-	frame->has_lut = true;
+	frame->color.gamma = true;
 	for (i = 0; i < FLIPKMS_LUT_SIZE; i++)
-		frame->lut[i] = (struct drm_color_lut){
+		frame->color.gamma_lut[i] = (struct drm_color_lut){
 			.red = prandom_u32_state(state),
 			.green = edgy(state, 0xffff),
 			.blue = i * 0xffff / (FLIPKMS_LUT_SIZE - 1),
@@ -307,7 +308,7 @@ static void expect_same_lines(struct kunit *test, const struct flipkms_frame *fr
 			;
 		/* KUnit's failure line keeps little; the details go first. */
 		kunit_info(test, "seed %llu, %dx%d frame, lut %d, line %d, x %d",
-			   seed, frame->width, frame->height, frame->has_lut, y, x);
+			   seed, frame->width, frame->height, frame->color.gamma, y, x);
 		kunit_info(test, "r g b a: model %04x %04x %04x %04x, composer %04x %04x %04x %04x",
 			   want[x].r, want[x].g, want[x].b, want[x].a,
 			   got[x].r, got[x].g, got[x].b, got[x].a);

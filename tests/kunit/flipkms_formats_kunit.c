@@ -26,6 +26,7 @@
 
 #include "../../drivers/flipkms/flipkms_blend.c"
 #include "../../drivers/flipkms/flipkms_formats.c"
+#include "../../drivers/flipkms/flipkms_color.c"
 
 struct px_answer {
 	u32 format;
