@@ -6,12 +6,13 @@
  * NULL, unaligned, read-only and unmapped pointers, huge and negative
  * counts, values near U32_MAX, fences merged with themselves, IN_FENCE_FD
  * of a timeline closed meanwhile, OUT_FENCE_PTR into read-only memory,
- * random property sets, COLOR_ENCODING and COLOR_RANGE among them) and must succeed or fail with one of the errnos
- * listed for that call below. Every 2000 calls the display must still
- * flip. At the end every fd it opened is closed, syncfw's debugfs dump
- * (flipkms's timelines aside, whose flip counts move on) must be as it was
- * before, and no point may be left on flipkms's timelines once the last
- * commits are cleaned up.
+ * random property sets, COLOR_ENCODING and COLOR_RANGE among them, colour
+ * LUTs and matrices of random content) and must succeed or fail with one
+ * of the errnos listed for that call below. Every 2000 calls the display
+ * must still flip. At the end every fd it opened is closed, syncfw's
+ * debugfs dump (flipkms's timelines aside, whose flip counts move on) must
+ * be as it was before, and no point may be left on flipkms's timelines
+ * once the last commits are cleaned up.
  *
  * usage: fuzz [--seed N] [--calls N] [--only sync|drm] [--watchdog SECONDS]
  *
@@ -42,6 +43,8 @@
 
 #define POOL		16
 #define CHECK_EVERY	2000
+/* flipkms's DEGAMMA_LUT_SIZE and GAMMA_LUT_SIZE. */
+#define LUT_ENTRIES	256
 
 static uint64_t rng_state;
 
@@ -67,6 +70,8 @@ static struct {
 	struct kms_fb fb[2];
 	uint32_t colour_props[2];	/* the overlay's COLOR_ENCODING, COLOR_RANGE */
 	uint32_t blobs[POOL];
+	uint32_t crtc_colour[3];	/* DEGAMMA_LUT, CTM, GAMMA_LUT */
+	unsigned long colour_taken[3];	/* commits that took a blob for each */
 	uint32_t handles[POOL];
 	char *ro_page, *unmapped, *page;
 	uint64_t seed;
@@ -77,6 +82,7 @@ static struct {
 static const char *const op_names[] = {
 	"timeline", "create-fence", "inc", "merge", "file-info", "poll", "close",
 	"atomic", "dumb", "addfb", "vblank", "sequence", "property", "blob", "page-flip",
+	"colour",
 };
 
 /* The call in progress returned @ret (-1 with errno): is that allowed? */
@@ -242,6 +248,34 @@ static void op_close(void)
 	S.by_op[6]++;
 }
 
+/*
+ * A colour property's value: half the time a fresh blob of the size it
+ * takes (a LUT now and then an entry short or long), random entries and
+ * CTM coefficients of any sign and magnitude, kept in the blob pool;
+ * else none, the mode's blob or any blob of the pool.
+ */
+static uint64_t colour_value(uint32_t prop)
+{
+	static uint64_t words[LUT_ENTRIES + 1];
+	size_t n = prop == S.crtc_colour[1] ? 9 : LUT_ENTRIES;
+	uint32_t blob = 0;
+	unsigned int i;
+
+	if (below(2))
+		return below(3) ? S.blobs[below(POOL)] : below(2) ? 0 : S.pipe.mode_blob;
+	if (n == LUT_ENTRIES && !below(8))
+		n = below(2) ? n + 1 : n - 1;
+	for (i = 0; i < n; i++)
+		words[i] = below(2) ? rnd() : rnd() & (1ULL << 63 | 0x3ffffffffULL);
+	if (drmModeCreatePropertyBlob(S.dev.fd, words, n * sizeof(words[0]), &blob))
+		return 0;
+	i = below(POOL);
+	if (S.blobs[i])
+		drmModeDestroyPropertyBlob(S.dev.fd, S.blobs[i]);
+	S.blobs[i] = blob;
+	return blob;
+}
+
 /* A random value for property @prop of object @obj. */
 static uint64_t any_value(uint32_t prop)
 {
@@ -262,6 +296,9 @@ static uint64_t any_value(uint32_t prop)
 		return below(3) ? S.pipe.mode_blob : S.blobs[below(POOL)];
 	if (prop && (prop == S.colour_props[0] || prop == S.colour_props[1]))
 		return below(2) ? below(4) : any_u32();	/* 0-2 are offered */
+	if (prop && (prop == S.crtc_colour[0] || prop == S.crtc_colour[1] ||
+		     prop == S.crtc_colour[2]))
+		return colour_value(prop);
 	return below(2) ? below(4096) : (below(2) ? any_u32() : rnd());
 }
 
@@ -275,11 +312,13 @@ static void op_atomic(void)
 		p->primary_props.fb_id, p->primary_props.in_fence_fd, p->primary_props.crtc_id,
 		p->primary_props.crtc_x, p->primary_props.src_w, p->overlay_props.fb_id,
 		p->overlay_props.in_fence_fd, p->overlay_props.crtc_w, p->conn_props.crtc_id,
-		S.colour_props[0], S.colour_props[1], any_u32(),
+		S.colour_props[0], S.colour_props[1], S.crtc_colour[0], S.crtc_colour[1],
+		S.crtc_colour[2], any_u32(),
 	};
 	uint32_t flags = DRM_MODE_ATOMIC_TEST_ONLY;
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
-	int n = 1 + below(6), i, ret;
+	int n = 1 + below(6), i, k, ret;
+	bool colour[3] = { false, false, false };
 
 	if (!below(3))
 		flags = DRM_MODE_ATOMIC_NONBLOCK | (below(2) ? DRM_MODE_PAGE_FLIP_EVENT : 0);
@@ -289,12 +328,17 @@ static void op_atomic(void)
 		flags = any_u32();
 	for (i = 0; i < n; i++) {
 		uint32_t prop = props[below(sizeof(props) / sizeof(props[0]))];
+		uint64_t value = any_value(prop);
 
+		for (k = 0; k < 3; k++)
+			colour[k] |= prop && prop == S.crtc_colour[k] && value;
 		drmModeAtomicAddProperty(req, objs[below(sizeof(objs) / sizeof(objs[0]))], prop,
-					 any_value(prop));
+					 value);
 	}
 	ret = drmModeAtomicCommit(S.dev.fd, req, flags, NULL);
 	drmModeAtomicFree(req);
+	for (k = 0; k < 3 && !ret; k++)
+		S.colour_taken[k] += colour[k];
 	/* A written out-fence is ours to close: look where it may have gone. */
 	if (!ret && *(int32_t *)S.page >= 0 && *(int32_t *)S.page != S.dev.fd) {
 		if (kms_fence_polled(*(int32_t *)S.page) >= 0)
@@ -449,6 +493,33 @@ static void op_page_flip(void)
 	kms_drain_events(&S.dev, 0);
 }
 
+/*
+ * Some of the CRTC's colour properties in a commit of their own, checked
+ * only or committed: random commits rarely get a colour blob past their
+ * other properties.
+ */
+static void op_colour(void)
+{
+	uint32_t flags = below(2) ? DRM_MODE_ATOMIC_TEST_ONLY : DRM_MODE_ATOMIC_NONBLOCK;
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	bool set[3] = { false, false, false };
+	uint64_t value;
+	int k, ret;
+
+	for (k = 0; k < 3; k++) {
+		if (!S.crtc_colour[k] || below(2))
+			continue;
+		value = colour_value(S.crtc_colour[k]);
+		set[k] = value;
+		drmModeAtomicAddProperty(req, S.pipe.crtc_id, S.crtc_colour[k], value);
+	}
+	ret = drmModeAtomicCommit(S.dev.fd, req, flags, NULL);
+	drmModeAtomicFree(req);
+	expect(15, ret, EINVAL, EBUSY, 0);
+	for (k = 0; k < 3 && !ret; k++)
+		S.colour_taken[k] += set[k];
+}
+
 /* The display is usable after whatever the fuzzer did: a modeset and a flip. */
 static bool display_works(void)
 {
@@ -592,7 +663,7 @@ int main(int argc, char **argv)
 					  op_inc, op_merge, op_merge, op_file_info, op_poll,
 					  op_close };
 	void (*const drm_ops[])(void) = { op_atomic, op_dumb, op_addfb, op_vblank, op_sequence,
-					 op_property, op_blob, op_page_flip };
+					 op_property, op_blob, op_page_flip, op_colour };
 	int fds_before, fds_after, opt, i, pfd[2], points;
 	static char left[16384];
 	bool sync = true, broken = false;
@@ -650,6 +721,12 @@ int main(int argc, char **argv)
 						DRM_MODE_OBJECT_PLANE, "COLOR_ENCODING");
 		S.colour_props[1] = kms_prop_id(S.dev.fd, S.pipe.overlay_id,
 						DRM_MODE_OBJECT_PLANE, "COLOR_RANGE");
+		S.crtc_colour[0] = kms_prop_id(S.dev.fd, S.pipe.crtc_id, DRM_MODE_OBJECT_CRTC,
+						"DEGAMMA_LUT");
+		S.crtc_colour[1] = kms_prop_id(S.dev.fd, S.pipe.crtc_id, DRM_MODE_OBJECT_CRTC,
+						"CTM");
+		S.crtc_colour[2] = kms_prop_id(S.dev.fd, S.pipe.crtc_id, DRM_MODE_OBJECT_CRTC,
+						"GAMMA_LUT");
 		require(kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
 				      DRM_FORMAT_XRGB8888, 1, &S.fb[0]) == 0 &&
 			kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
@@ -683,6 +760,13 @@ int main(int argc, char **argv)
 	if (S.drm) {
 		check("display-flips-throughout", !broken && display_works(),
 		      "the display stopped flipping (see above)");
+		comment("commits that took a DEGAMMA_LUT, CTM, GAMMA_LUT blob: %lu, %lu, %lu",
+			S.colour_taken[0], S.colour_taken[1], S.colour_taken[2]);
+		/* The random LUTs and matrices got past the checks into commits. */
+		check("colour-blobs-taken", S.colour_taken[0] && S.colour_taken[1] &&
+		      S.colour_taken[2], "commits that took a DEGAMMA_LUT, CTM, GAMMA_LUT blob: "
+		      "%lu, %lu, %lu; expected some of each", S.colour_taken[0], S.colour_taken[1],
+		      S.colour_taken[2]);
 		kms_disable(&S.dev, &S.pipe);
 		for (i = 0; i < POOL; i++) {
 			struct drm_mode_destroy_dumb d = { .handle = S.handles[i] };
