@@ -486,18 +486,35 @@ static void test_atomic(struct kms_dev *dev, const struct kms_pipe *pipe, long p
 	check_int("removing-lut-restores-frame", plain, kms_frame_pixel(crtc_dir, 10, 10));
 }
 
-/*
- * Out-of-range degamma and CTM blobs, while all three stages are set:
- * flipkms's and the core's EINVAL, and the stages stay as they were.
- */
-static void test_bad_blobs(struct kms_dev *dev, const struct kms_pipe *pipe)
+/* Whether CRTC property @name holds a blob of @len bytes equal to @data. */
+static bool crtc_blob_is(struct kms_dev *dev, const struct kms_pipe *pipe, const char *name,
+			 const void *data, size_t len)
 {
-	uint64_t before[2] = { 0, 0 }, after[2] = { 1, 1 };
+	drmModePropertyBlobRes *blob;
+	uint64_t id = 0;
+	bool same;
+
+	if (kms_prop_get(dev->fd, pipe->crtc_id, DRM_MODE_OBJECT_CRTC, name, &id) || !id)
+		return false;
+	blob = drmModeGetPropertyBlob(dev->fd, (uint32_t)id);
+	same = blob && blob->length == len && !memcmp(blob->data, data, len);
+	drmModeFreePropertyBlob(blob);
+	return same;
+}
+
+/*
+ * Out-of-range degamma and CTM blobs, while @c's three stages are set:
+ * flipkms's and the core's EINVAL, and the stages stay as they were (by
+ * content: a blob id freed by a commit may come back with the next blob).
+ */
+static void test_bad_blobs(struct kms_dev *dev, const struct kms_pipe *pipe,
+			   const struct colour *c)
+{
 	long shown = kms_frame_pixel(crtc_dir, 10, 10);
+	struct drm_color_lut degamma[LUT_SIZE];
 	uint32_t blob;
 
-	kms_prop_get(dev->fd, pipe->crtc_id, DRM_MODE_OBJECT_CRTC, "DEGAMMA_LUT", &before[0]);
-	kms_prop_get(dev->fd, pipe->crtc_id, DRM_MODE_OBJECT_CRTC, "CTM", &before[1]);
+	fill_lut(degamma, LUT_SIZE, c->degamma);
 	blob = lut_blob(dev->fd, LUT_SIZE - 1, IDENTITY);
 	check_int("short-degamma-lut-rejected", -EINVAL,
 		  set_crtc_prop(dev, pipe, degamma_prop, blob));
@@ -514,13 +531,10 @@ static void test_bad_blobs(struct kms_dev *dev, const struct kms_pipe *pipe)
 		  set_crtc_prop(dev, pipe, ctm_prop, pipe->mode_blob));
 	check_int("ctm-of-unknown-blob-rejected", -EINVAL,
 		  set_crtc_prop(dev, pipe, ctm_prop, 0x7fffffff));
-	kms_prop_get(dev->fd, pipe->crtc_id, DRM_MODE_OBJECT_CRTC, "DEGAMMA_LUT", &after[0]);
-	kms_prop_get(dev->fd, pipe->crtc_id, DRM_MODE_OBJECT_CRTC, "CTM", &after[1]);
-	check("rejected-colour-keeps-properties", before[0] && before[1] &&
-	      before[0] == after[0] && before[1] == after[1],
-	      "expected DEGAMMA_LUT and CTM to stay blobs %llu and %llu, got %llu and %llu",
-	      (unsigned long long)before[0], (unsigned long long)before[1],
-	      (unsigned long long)after[0], (unsigned long long)after[1]);
+	check("rejected-colour-keeps-properties",
+	      crtc_blob_is(dev, pipe, "DEGAMMA_LUT", degamma, sizeof(degamma)) &&
+	      crtc_blob_is(dev, pipe, "CTM", c->ctm, 9 * sizeof(uint64_t)),
+	      "expected DEGAMMA_LUT and CTM to hold the case's LUT and matrix still");
 	check_int("rejected-colour-keeps-frame", shown, kms_frame_pixel(crtc_dir, 10, 10));
 }
 
@@ -602,7 +616,7 @@ static void test_pipeline(struct kms_dev *dev, struct kms_pipe *pipe)
 		check_colour(dev, pipe, &cases[i], &wb_fb);
 		/* All three stages are set now; the last case clears them. */
 		if (cases[i].degamma != NONE)
-			test_bad_blobs(dev, pipe);
+			test_bad_blobs(dev, pipe, &cases[i]);
 	}
 
 	/* Detach the writeback connector again: the CRTC goes off later. */
