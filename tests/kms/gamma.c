@@ -30,7 +30,6 @@
  * usage: gamma flipkms
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +56,7 @@ enum ramp { NONE, IDENTITY, INVERT, CURVES };
 /* The CRTC's colour property ids. */
 static uint32_t degamma_prop, ctm_prop, gamma_prop;
 
-static struct {
-	uint32_t id, crtc_id, fb_id, out_fence_ptr;
-} wb;
+static struct kms_writeback wb;
 
 struct rgb16 {
 	uint16_t r, g, b;
@@ -276,30 +273,6 @@ static void fill_source(int fd, const struct kms_fb *fb)
 	munmap(map, fb->size);
 }
 
-static bool find_writeback(struct kms_dev *dev, const struct kms_pipe *pipe)
-{
-	drmModeRes *res = drmModeGetResources(dev->fd);
-	int i;
-
-	for (i = 0; res && i < res->count_connectors && !wb.id; i++) {
-		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
-		drmModeEncoder *e = c && c->count_encoders ?
-				    drmModeGetEncoder(dev->fd, c->encoders[0]) : NULL;
-
-		if (c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK && e &&
-		    (e->possible_crtcs & (1u << pipe->crtc_index)))
-			wb.id = c->connector_id;
-		drmModeFreeEncoder(e);
-		drmModeFreeConnector(c);
-	}
-	drmModeFreeResources(res);
-	wb.crtc_id = kms_prop_id(dev->fd, wb.id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
-	wb.fb_id = kms_prop_id(dev->fd, wb.id, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID");
-	wb.out_fence_ptr = kms_prop_id(dev->fd, wb.id, DRM_MODE_OBJECT_CONNECTOR,
-				       "WRITEBACK_OUT_FENCE_PTR");
-	return wb.id && wb.crtc_id && wb.fb_id && wb.out_fence_ptr;
-}
-
 /* frame.ppm's W x H pixels into @rgb; false if it is not such a PPM. */
 static bool read_ppm(unsigned char *rgb)
 {
@@ -321,27 +294,14 @@ static bool read_ppm(unsigned char *rgb)
 /* The CRC entry of the next vblank, with the frame unchanged since; -1 if none. */
 static long long next_crc(void)
 {
-	unsigned long frame, crc;
-	char path[160], line[64];
-	long long ret = -1;
-	ssize_t n;
-	int fd;
+	int data = kms_crc_open(crtc_dir, 0);
+	struct kms_crc_entry e;
+	long long crc = -1;
 
-	snprintf(path, sizeof(path), "%s/crc/control", crtc_dir);
-	fd = open(path, O_WRONLY);
-	require(fd >= 0 && write(fd, "auto", 4) == 4, "select CRC source auto");
-	close(fd);
-	snprintf(path, sizeof(path), "%s/crc/data", crtc_dir);
-	fd = open(path, O_RDONLY);
-	require(fd >= 0, "open crc/data");
-	n = read(fd, line, sizeof(line) - 1);
-	if (n > 0) {
-		line[n] = '\0';
-		if (sscanf(line, "%lx %lx", &frame, &crc) == 2)
-			ret = crc;
-	}
-	close(fd);
-	return ret;
+	if (kms_crc_next(data, false, &e))
+		crc = e.crc;
+	close(data);
+	return crc;
 }
 
 /* --- the cases ----------------------------------------------------------- */
@@ -651,7 +611,7 @@ int main(int argc, char **argv)
 	require(drmSetClientCap(dev.fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0,
 		"DRM_CLIENT_CAP_WRITEBACK_CONNECTORS");
 	require(kms_pipes(&dev, &pipe, 1) == 1, "a pipe");
-	require(find_writeback(&dev, &pipe), "the pipe's writeback connector");
+	require(kms_writeback_find(&dev, &pipe, &wb), "the pipe's writeback connector");
 	require(kms_crtc_debugfs_dir(&dev, &pipe, crtc_dir, sizeof(crtc_dir)) == 0,
 		"flipkms debugfs directory");
 	degamma_prop = kms_prop_id(dev.fd, pipe.crtc_id, DRM_MODE_OBJECT_CRTC, "DEGAMMA_LUT");
