@@ -10,9 +10,10 @@
  * - A LUT has FLIPKMS_LUT_SIZE entries; entry i is the output for input
  *   i / (size - 1) of full scale, and an input between two entries is
  *   interpolated linearly: lo + (hi - lo) * frac / 0xffff, the division
- *   truncating towards zero, so that the result rounds towards the lower
- *   entry's value. An 8-bit value c * 257 lands exactly on entry c. Entries may fall as well as rise: nothing here needs them
- *   monotonic, so drm_color_lut_check() tests nothing.
+ *   truncating towards zero, so that the result rounds towards entry
+ *   lo's value. An 8-bit value c * 257 lands exactly on entry c. Entries
+ *   may fall as well as rise: nothing here needs them monotonic, so
+ *   drm_color_lut_check() tests nothing.
  * - The CTM is struct drm_color_ctm: out = M x (R, G, B), row by row,
  *   each coefficient S31.32 sign-magnitude. Coefficients keep all 32
  *   fraction bits and saturate at [-2^13, 2^13 - 2^-32]

@@ -24,10 +24,10 @@
 #include "../../drivers/flipkms/flipkms_formats.c"
 
 /* S31.32 sign-magnitude: whole units, fractions of 2^32, the sign bit. */
-#define ONE		(1ULL << 32)
-#define HALF		(1ULL << 31)
-#define QUARTER		(1ULL << 30)
-#define NEG		(1ULL << 63)
+#define ONE		BIT_ULL(32)
+#define HALF		BIT_ULL(31)
+#define QUARTER		BIT_ULL(30)
+#define NEG		BIT_ULL(63)
 
 #define MAX_PIXELS	4
 
@@ -188,11 +188,14 @@ static void color_ctm_clamp_saturate(struct kunit *test)
 	static const u64 m[9] = {
 		2 * ONE, 0, 0,
 		ONE, ONE, ONE,
-		10000 * ONE, (1ULL << 15) + 1, 0,
+		10000 * ONE, BIT_ULL(15) + 1, 0,
 	};
-	static const struct rgb in[] = { { 0xc000, 0xffff, 0xffff }, { 1, 0, 0 }, { 0, 0xffff, 0 } };
-	static const struct rgb want[] = { { 0xffff, 0xffff, 0xffff }, { 2, 1, 0x2000 },
-					   { 0, 0xffff, 1 } };
+	static const struct rgb in[] = {
+		{ 0xc000, 0xffff, 0xffff }, { 1, 0, 0 }, { 0, 0xffff, 0 },
+	};
+	static const struct rgb want[] = {
+		{ 0xffff, 0xffff, 0xffff }, { 2, 1, 0x2000 }, { 0, 0xffff, 1 },
+	};
 	struct stages s = { .ctm = m };
 
 	expect_line(test, &s, in, want, ARRAY_SIZE(in));
