@@ -318,9 +318,14 @@ static void see_async_flip(int i, const struct flip *f, const struct flip *prev,
 {
 	int64_t interval = f->ts - prev->ts, k = (int64_t)(f->seq - prev->seq);
 	int64_t active = period * vrr_mode.vdisplay / vrr_mode.vtotal;
+	/* How far into the k-th frame the display repeated since @prev, if it tore that. */
+	int64_t into_repeat = interval - k * longest;
 
 	if (k == 0)
 		rule_see(tears, interval >= 0 && interval < active + 1000, i, f, prev);
+	else if (into_repeat > 1000)
+		/* Flushed late (a slow guest), after the repeat began: it tore it. */
+		rule_see(tears, into_repeat < active + 1000, i, f, prev);
 	else
 		rule_see(starts, k >= 1 && f->ts >= f->t0 - 1000 &&
 			 interval >= (k - 1) * longest + period - 1000 &&
@@ -340,7 +345,8 @@ static void test_async(struct flip *prev)
 	int i;
 
 	begin("vrr-async");
-	for (i = 0; i < ASYNC_FLIPS; i++) {
+	/* A slow guest may flush a flip meant for the blanking after a repeat: try again. */
+	for (i = 0; i < 3 * ASYNC_FLIPS && starts.seen < ASYNC_FLIPS; i++) {
 		/* Half a period into the blanking the display holds. */
 		sleep_until(prev->ts + period * 3 / 2);
 		require(async_flip(2 * i, &f) == 0, "an async flip in the blanking");
@@ -354,7 +360,7 @@ static void test_async(struct flip *prev)
 			*prev = g;
 	}
 	comment("%d of %d async flips started a refresh, %d tore one", starts.seen,
-		2 * ASYNC_FLIPS, tears.seen);
+		2 * i, tears.seen);
 	check("async-in-blanking-conclusive", starts.seen >= ASYNC_FLIPS,
 	      "expected the %d async flips flushed in the blanking to start a refresh, %d did",
 	      ASYNC_FLIPS, starts.seen);
