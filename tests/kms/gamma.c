@@ -221,19 +221,6 @@ static struct rgb16 answer(const struct colour *c, const struct drm_color_lut *d
 	return px;
 }
 
-/* The kernel's crc32_le(): reflected, no inversion either side. */
-static uint32_t crc32_le(uint32_t crc, const unsigned char *p, size_t n)
-{
-	int k;
-
-	while (n--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return crc;
-}
-
 /* --- what flipkms shows -------------------------------------------------- */
 
 static unsigned char *map_fb(int fd, const struct kms_fb *fb)
@@ -341,7 +328,7 @@ static void check_colour(struct kms_dev *dev, const struct kms_pipe *pipe,
 			}
 			want[y * W + x] = (uint32_t)(px.r >> 8) << 16 | (px.g >> 8) << 8 | px.b >> 8;
 		}
-		want_crc = crc32_le(want_crc, line, sizeof(line));
+		want_crc = kms_crc32_le(want_crc, line, sizeof(line));
 	}
 
 	begin(c->name);

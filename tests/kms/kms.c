@@ -865,3 +865,15 @@ long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, 
 		 crc_dropped);
 	return missed + dropped + crc_dropped;
 }
+
+uint32_t kms_crc32_le(uint32_t crc, const unsigned char *p, size_t n)
+{
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+	}
+	return crc;
+}

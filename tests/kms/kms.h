@@ -231,6 +231,12 @@ int kms_crtc_control(const char *crtc_dir, const char *file, const char *value);
  * drained, the pipe off, the framebuffers gone and the card closed.
  */
 void kms_teardown(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_fb fb[2]);
+/*
+ * The kernel's crc32_le() (reflected, no inversion either side), which
+ * flipkms's CRC runs over each composed ARGB16161616 line.
+ */
+uint32_t kms_crc32_le(uint32_t crc, const unsigned char *p, size_t n);
+
 /* One line of crc/data: the vblank count it is of, and its CRC. */
 struct kms_crc_entry {
 	unsigned long frame, crc;

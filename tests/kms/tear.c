@@ -146,19 +146,6 @@ static long wb_pixel(int y, int x)
 	return *(const uint32_t *)(wb_map + (size_t)y * fb_wb.pitch + 4 * x) & 0xffffff;
 }
 
-/* The kernel's crc32_le(): reflected, no inversion either side. */
-static uint32_t crc32_le(uint32_t crc, const unsigned char *p, size_t n)
-{
-	int k;
-
-	while (n--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return crc;
-}
-
 /* flipkms's CRC of the written-back frame: ARGB16161616 lines, c * 257. */
 static uint32_t wb_crc(void)
 {
@@ -175,7 +162,7 @@ static uint32_t wb_crc(void)
 				line[8 * x + 2 * c + 1] = px >> (8 * c) & 0xff;
 			}
 		}
-		crc = crc32_le(crc, line, sizeof(line));
+		crc = kms_crc32_le(crc, line, sizeof(line));
 	}
 	return crc;
 }
