@@ -497,17 +497,7 @@ int main(int argc, char **argv)
 	full = enum_value(dev.fd, pipe.overlay_id, "COLOR_RANGE", "YCbCr full range");
 	require(bt601 >= 0 && bt709 >= 0 && bt2020 >= 0 && limited >= 0 && full >= 0,
 		"the colour properties' values");
-	mode = pipe.mode;
-	{
-		drmModeConnector *c = drmModeGetConnector(dev.fd, pipe.connector_id);
-		int m;
-
-		for (m = 0; c && m < c->count_modes; m++)
-			if (c->modes[m].hdisplay == W && c->modes[m].vdisplay == H)
-				mode = c->modes[m];
-		drmModeFreeConnector(c);
-	}
-	require(mode.hdisplay == W && mode.vdisplay == H, "a 640x480 mode");
+	require(kms_mode_of_size(&dev, &pipe, W, H, &mode), "a 640x480 mode");
 	rgb_fb(dev.fd, DRM_FORMAT_XRGB2101010, &primary);
 	rgb_fb(dev.fd, DRM_FORMAT_XRGB16161616, &primary16);
 	rgb_fb(dev.fd, DRM_FORMAT_XRGB2101010, &out10);

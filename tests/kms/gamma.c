@@ -588,7 +588,6 @@ int main(int argc, char **argv)
 	struct kms_dev dev;
 	struct kms_fb fb;
 	long plain;
-	int m;
 
 	watchdog(45);	/* before the manifest's 60 s */
 	begin("setup");
@@ -605,15 +604,7 @@ int main(int argc, char **argv)
 	ctm_prop = kms_prop_id(dev.fd, pipe.crtc_id, DRM_MODE_OBJECT_CRTC, "CTM");
 	gamma_prop = kms_prop_id(dev.fd, pipe.crtc_id, DRM_MODE_OBJECT_CRTC, "GAMMA_LUT");
 	/* 640x480: small enough to compose quickly under TCG. */
-	{
-		drmModeConnector *c = drmModeGetConnector(dev.fd, pipe.connector_id);
-
-		for (m = 0; c && m < c->count_modes; m++)
-			if (c->modes[m].hdisplay == W && c->modes[m].vdisplay == H)
-				pipe.mode = c->modes[m];
-		drmModeFreeConnector(c);
-	}
-	require(pipe.mode.hdisplay == W && pipe.mode.vdisplay == H, "a 640x480 mode");
+	require(kms_mode_of_size(&dev, &pipe, W, H, &pipe.mode), "a 640x480 mode");
 	require(kms_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, 1, &fb) == 0 &&
 		kms_fb_fill(dev.fd, &fb, COLOUR) == 0, "framebuffer");
 	require(kms_modeset(&dev, &pipe, &pipe.mode, &fb) == 0, "modeset");

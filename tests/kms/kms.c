@@ -877,3 +877,21 @@ uint32_t kms_crc32_le(uint32_t crc, const unsigned char *p, size_t n)
 	}
 	return crc;
 }
+
+bool kms_mode_of_size(const struct kms_dev *dev, const struct kms_pipe *pipe, int w, int h,
+		      drmModeModeInfo *mode)
+{
+	drmModeConnector *c = drmModeGetConnector(dev->fd, pipe->connector_id);
+	bool found = false;
+	int m;
+
+	/* The last such mode, as the tests that looked for it took. */
+	for (m = 0; c && m < c->count_modes; m++) {
+		if (c->modes[m].hdisplay == w && c->modes[m].vdisplay == h) {
+			*mode = c->modes[m];
+			found = true;
+		}
+	}
+	drmModeFreeConnector(c);
+	return found;
+}

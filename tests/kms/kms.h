@@ -231,6 +231,10 @@ int kms_crtc_control(const char *crtc_dir, const char *file, const char *value);
  * drained, the pipe off, the framebuffers gone and the card closed.
  */
 void kms_teardown(struct kms_dev *dev, struct kms_pipe *pipe, struct kms_fb fb[2]);
+/* Sets @mode to a mode of @w x @h @pipe's connector offers; false if none. */
+bool kms_mode_of_size(const struct kms_dev *dev, const struct kms_pipe *pipe, int w, int h,
+		      drmModeModeInfo *mode);
+
 /*
  * The kernel's crc32_le() (reflected, no inversion either side), which
  * flipkms's CRC runs over each composed ARGB16161616 line.

@@ -362,8 +362,6 @@ static void check_ppm(void)
 int main(int argc, char **argv)
 {
 	const char *driver = kms_driver_arg(argc, argv);
-	drmModeConnector *c;
-	int m;
 
 	watchdog(120);
 	begin("setup");
@@ -373,12 +371,7 @@ int main(int argc, char **argv)
 		"DRM_CLIENT_CAP_WRITEBACK_CONNECTORS");
 	require(kms_pipes(&dev, &kp, 1) == 1 && kms_writeback_find(&dev, &kp, &wb), "a pipe and its writeback");
 	require(kms_crtc_debugfs_dir(&dev, &kp, crtc_dir, sizeof(crtc_dir)) == 0, "debugfs");
-	c = drmModeGetConnector(dev.fd, kp.connector_id);
-	for (m = 0; c && m < c->count_modes; m++)
-		if (c->modes[m].hdisplay == W && c->modes[m].vdisplay == H)
-			mode = c->modes[m];
-	drmModeFreeConnector(c);
-	require(mode.hdisplay == W, "a 640x480 mode");
+	require(kms_mode_of_size(&dev, &kp, W, H, &mode), "a 640x480 mode");
 	mode = kms_mode_at_refresh(&mode, 30);
 	require(kms_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, 1, &fb_a) == 0 &&
 		kms_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, 2, &fb_b) == 0 &&

@@ -480,16 +480,7 @@ int main(int argc, char **argv)
 		kms_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, 5, &cursor) == 0,
 		"framebuffers");
 	/* 640x480: small enough to compose quickly under TCG. */
-	{
-		drmModeConnector *c = drmModeGetConnector(dev.fd, pipe.connector_id);
-		int m;
-
-		for (m = 0; c && m < c->count_modes; m++)
-			if (c->modes[m].hdisplay == W && c->modes[m].vdisplay == H)
-				mode = c->modes[m];
-		drmModeFreeConnector(c);
-	}
-	require(mode.hdisplay == W && mode.vdisplay == H, "a 640x480 mode");
+	require(kms_mode_of_size(&dev, &pipe, W, H, &mode), "a 640x480 mode");
 	require(kms_modeset(&dev, &pipe, &mode, &primary) == 0, "modeset 640x480");
 
 	for (i = 0; i < sizeof(primary_formats) / sizeof(primary_formats[0]); i++) {
