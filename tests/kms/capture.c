@@ -237,15 +237,12 @@ static unsigned long steady_crc(struct kms_dev *dev, const struct kms_pipe *pipe
 static void paint_rows(struct kms_dev *dev, const struct kms_fb *fb, uint32_t y0, uint32_t y1,
 		       uint32_t xrgb)
 {
-	struct drm_mode_map_dumb map = { .handle = fb->handle };
+	unsigned char *p = kms_fb_map(dev->fd, fb);
 	uint32_t *px;
 	uint64_t i;
-	void *p;
 
-	require(!drmIoctl(dev->fd, DRM_IOCTL_MODE_MAP_DUMB, &map), "map a dumb buffer");
-	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, map.offset);
-	require(p != MAP_FAILED, "mmap a dumb buffer");
-	px = (uint32_t *)((char *)p + (size_t)y0 * fb->pitch);
+	require(p != NULL, "map a dumb buffer");
+	px = (uint32_t *)(p + (size_t)y0 * fb->pitch);
 	for (i = 0; i < (uint64_t)(y1 - y0) * fb->pitch / 4; i++)
 		px[i] = xrgb;
 	munmap(p, fb->size);

@@ -71,15 +71,13 @@ static uint16_t unorm10(uint16_t c)
 static unsigned char *dumb(int fd, uint32_t width, uint32_t rows, uint32_t bpp,
 			   struct kms_fb *fb)
 {
-	uint64_t offset;
-	void *p;
+	unsigned char *p;
 
 	memset(fb, 0, sizeof(*fb));
 	require(drmModeCreateDumbBuffer(fd, width, rows, bpp, 0, &fb->handle, &fb->pitch,
 					&fb->size) == 0, "dumb buffer");
-	require(drmModeMapDumbBuffer(fd, fb->handle, &offset) == 0, "map offset");
-	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
-	require(p != MAP_FAILED, "mmap");
+	p = kms_fb_map(fd, fb);
+	require(p != NULL, "map the dumb buffer");
 	return p;
 }
 
@@ -263,18 +261,6 @@ static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct
 	return ret;
 }
 
-/* A dumb buffer mapped for reading, or NULL. */
-static const unsigned char *map_ro(int fd, const struct kms_fb *fb)
-{
-	uint64_t offset;
-	void *map;
-
-	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
-		return NULL;
-	map = mmap(NULL, fb->size, PROT_READ, MAP_SHARED, fd, (off_t)offset);
-	return map == MAP_FAILED ? NULL : map;
-}
-
 /* Pixel (@x, @y) of a mapped 32 bpp buffer. */
 static uint32_t pixel_at(const unsigned char *map, const struct kms_fb *fb, int x, int y)
 {
@@ -287,7 +273,7 @@ static uint32_t pixel_at(const unsigned char *map, const struct kms_fb *fb, int 
 /* Pixel (@x, @y) of a 32 bpp writeback buffer, or 0. */
 static uint32_t wb_pixel(int fd, const struct kms_fb *fb, int x, int y)
 {
-	const unsigned char *map = map_ro(fd, fb);
+	const unsigned char *map = kms_fb_map(fd, fb);
 	uint32_t v;
 
 	if (!map)
@@ -316,7 +302,7 @@ static void check_written_back(int fd, const char *name, const struct kms_fb *ou
 			       const uint16_t *a, const uint16_t *b)
 {
 	const uint16_t prim[3] = { unorm10(prim10[0]), unorm10(prim10[1]), unorm10(prim10[2]) };
-	const unsigned char *map = map_ro(fd, out);
+	const unsigned char *map = kms_fb_map(fd, out);
 	uint32_t want, got, first_want = 0, first_got = 0;
 	int x, y, bad = 0, fx = 0, fy = 0;
 

@@ -223,21 +223,10 @@ static struct rgb16 answer(const struct colour *c, const struct drm_color_lut *d
 
 /* --- what flipkms shows -------------------------------------------------- */
 
-static unsigned char *map_fb(int fd, const struct kms_fb *fb)
-{
-	uint64_t offset;
-	void *p;
-
-	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
-		return NULL;
-	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* Random 16-bit pixels into @fb (XRGB16161616) and into source[]. */
 static void fill_source(int fd, const struct kms_fb *fb)
 {
-	unsigned char *map = map_fb(fd, fb);
+	unsigned char *map = kms_fb_map(fd, fb);
 	unsigned int seed = 30;
 	uint16_t *p;
 	int x, y;
@@ -358,7 +347,7 @@ static void check_colour(struct kms_dev *dev, const struct kms_pipe *pipe,
 		info.status == 1, "the writeback fence signals within 10 s");
 	close(fence);
 
-	map = map_fb(dev->fd, wb_fb);
+	map = kms_fb_map(dev->fd, wb_fb);
 	require(map != NULL, "map the writeback buffer");
 	for (i = 0; i < W * H; i++)
 		if ((*((uint32_t *)(map + (size_t)(i / W) * wb_fb->pitch) + i % W) & 0xffffff) !=

@@ -332,7 +332,6 @@ int kms_fb_create(int fd, uint32_t width, uint32_t height, uint32_t format,
 {
 	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
 	int bpp = format_bpp(format), ret, err;
-	uint64_t offset;
 	unsigned char *map;
 	uint32_t y;
 
@@ -347,10 +346,8 @@ int kms_fb_create(int fd, uint32_t width, uint32_t height, uint32_t format,
 	fb->height = height;
 	fb->format = format;
 
-	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
-		goto err_destroy;
-	map = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
-	if (map == MAP_FAILED)
+	map = kms_fb_map(fd, fb);
+	if (!map)
 		goto err_destroy;
 	/* Bands of grey whose phase depends on the seed: two fbs differ visibly. */
 	for (y = 0; y < height; y++)
@@ -371,16 +368,24 @@ err_destroy:
 	return -err;
 }
 
+unsigned char *kms_fb_map(int fd, const struct kms_fb *fb)
+{
+	uint64_t offset;
+	void *p;
+
+	/* libdrm's MAP_DUMB fails with errno set by the ioctl. */
+	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
+		return NULL;
+	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int kms_fb_fill(int fd, const struct kms_fb *fb, uint32_t xrgb)
 {
-	struct drm_mode_map_dumb map = { .handle = fb->handle };
-	uint32_t *px;
+	uint32_t *px = (uint32_t *)kms_fb_map(fd, fb);
 	uint64_t i;
 
-	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
-		return -errno;
-	px = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map.offset);
-	if (px == MAP_FAILED)
+	if (!px)
 		return -errno;
 	for (i = 0; i < fb->size / 4; i++)
 		px[i] = xrgb;

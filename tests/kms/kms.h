@@ -108,6 +108,9 @@ struct kms_fb {
 int kms_fb_create(int fd, uint32_t width, uint32_t height, uint32_t format,
 		  unsigned int seed, struct kms_fb *fb);
 void kms_fb_destroy(int fd, struct kms_fb *fb);
+/* The dumb buffer of @fb mapped for reading and writing, @fb->size bytes (munmap it), or NULL
+ * with errno set. */
+unsigned char *kms_fb_map(int fd, const struct kms_fb *fb);
 /* Fills a 32 bpp dumb framebuffer with the one colour @xrgb; 0 or -errno. */
 int kms_fb_fill(int fd, const struct kms_fb *fb, uint32_t xrgb);
 

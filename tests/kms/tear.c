@@ -206,7 +206,6 @@ static void check_writeback(void)
 	unsigned long crc = 0;
 	int32_t fence = -1;
 	char path[192];
-	uint64_t off;
 	uint32_t want;
 	bool ok;
 
@@ -252,9 +251,8 @@ static void check_writeback(void)
 	require(sync_wait(fence, 10000) == 0 && kms_fence_info(fence, &info) == 0,
 		"the writeback fence signals");
 	close(fence);
-	require(drmModeMapDumbBuffer(dev.fd, fb_wb.handle, &off) == 0, "map writeback");
-	wb_map = mmap(NULL, fb_wb.size, PROT_READ, MAP_SHARED, dev.fd, (off_t)off);
-	require(wb_map != MAP_FAILED, "map writeback");
+	wb_map = kms_fb_map(dev.fd, &fb_wb);
+	require(wb_map != NULL, "map writeback");
 	ok = bands(wb_pixel, colour, tears, 2, start);
 	check("writeback-tear", ok,
 	      "expected A (%06x) above a row in %d-%d, B (%06x) from it down; B starts at "

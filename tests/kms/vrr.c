@@ -574,15 +574,12 @@ static const struct kms_crc_entry *crc_entry(const struct crc_log *log, uint64_t
 static bool written_back(uint32_t rgb, long *seen)
 {
 	const uint32_t *px;
-	uint64_t off;
 	uint32_t x, y;
 	bool ok = true;
 
 	*seen = -1;
-	if (drmModeMapDumbBuffer(dev.fd, wb_fb.handle, &off))
-		return false;
-	px = mmap(NULL, wb_fb.size, PROT_READ, MAP_SHARED, dev.fd, (off_t)off);
-	if (px == MAP_FAILED)
+	px = (const uint32_t *)kms_fb_map(dev.fd, &wb_fb);
+	if (!px)
 		return false;
 	for (y = 0; y < wb_fb.height && ok; y++) {
 		for (x = 0; x < wb_fb.width && ok; x++) {

@@ -56,17 +56,6 @@ struct layer {
 
 static unsigned int seed = 1;
 
-static unsigned char *map_fb(int fd, const struct kms_fb *fb)
-{
-	uint64_t offset;
-	void *p;
-
-	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
-		return NULL;
-	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static unsigned int cpp(uint32_t format)
 {
 	return format == DRM_FORMAT_RGB565 ? 2 :
@@ -76,7 +65,7 @@ static unsigned int cpp(uint32_t format)
 /* Random content; ARGB pixels premultiplied (no channel above alpha). */
 static void fill_random(int fd, const struct kms_fb *fb)
 {
-	unsigned char *map = map_fb(fd, fb);
+	unsigned char *map = kms_fb_map(fd, fb);
 	uint32_t x, y, c;
 	uint16_t *p16;
 
@@ -155,7 +144,7 @@ static uint32_t *expected_frame(int fd, const struct layer *layers, int n)
 		acc[i].a = 0xffff;
 	for (i = 0; i < n; i++) {
 		const struct kms_fb *fb = layers[i].fb;
-		unsigned char *map = map_fb(fd, fb);
+		unsigned char *map = kms_fb_map(fd, fb);
 
 		require(map != NULL, "map a framebuffer");
 		for (y = 0; y < (int)fb->height; y++)
@@ -248,7 +237,7 @@ static void check_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const 
 	      info.status == 1, "expected the writeback fence signalled within 10 s");
 	close(fence);
 
-	map = map_fb(dev->fd, out);
+	map = kms_fb_map(dev->fd, out);
 	require(map != NULL, "map the writeback buffer");
 	/* XRGB8888's X byte is undefined; ARGB8888's alpha must be opaque. */
 	mask = out->format == DRM_FORMAT_ARGB8888 ? 0xffffffff : 0x00ffffff;
@@ -295,7 +284,7 @@ static void test_windowed_primary(struct kms_dev *dev, const struct kms_pipe *pi
 /* Pixel (@x, @y) of a 32 bpp buffer, RGB only. */
 static long buffer_pixel(int fd, const struct kms_fb *fb, int x, int y)
 {
-	unsigned char *map = map_fb(fd, fb);
+	unsigned char *map = kms_fb_map(fd, fb);
 	uint32_t v;
 
 	if (!map)
@@ -506,7 +495,7 @@ int main(int argc, char **argv)
 
 	/* An opaque cursor: set every alpha to 0xff, keep the colours. */
 	{
-		unsigned char *map = map_fb(dev.fd, &cursor);
+		unsigned char *map = kms_fb_map(dev.fd, &cursor);
 		uint32_t k;
 
 		require(map != NULL, "map the cursor");
