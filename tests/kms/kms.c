@@ -839,13 +839,14 @@ bool kms_crc_next(int data, bool nonblock, struct kms_crc_entry *e)
 	return sscanf(line, "%lx %lx", &e->frame, &e->crc) == 2;
 }
 
-long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, size_t len)
+int kms_crtc_status(const char *crtc_dir, int crtc, struct kms_crtc_status *st)
 {
-	long long vblanks, missed = -1, dropped = -1, flips, comps, entries, crc_dropped = -1;
 	char path[160], line[256];
 	int at = -1;
 	FILE *f;
 
+	st->vblanks = st->missed = st->dropped = st->flips = -1;
+	st->compositions = st->crc_entries = st->crc_dropped = -1;
 	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
 	f = fopen(path, "re");
 	if (!f)
@@ -858,17 +859,25 @@ long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, 
 		if (at != crtc)
 			continue;
 		if (sscanf(line, " vblanks %lld, missed %lld, dropped %lld, flips %lld",
-			   &vblanks, &missed, &dropped, &flips) == 4)
+			   &st->vblanks, &st->missed, &st->dropped, &st->flips) >= 1)
 			continue;
-		sscanf(line, " compositions %lld, crc entries %lld, crc dropped %lld", &comps,
-		       &entries, &crc_dropped);
+		sscanf(line, " compositions %lld, crc entries %lld, crc dropped %lld",
+		       &st->compositions, &st->crc_entries, &st->crc_dropped);
 	}
 	fclose(f);
-	if (missed < 0 || dropped < 0 || crc_dropped < 0)
+	return 0;
+}
+
+long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, size_t len)
+{
+	struct kms_crtc_status st;
+
+	if (kms_crtc_status(crtc_dir, crtc, &st) || st.missed < 0 || st.dropped < 0 ||
+	    st.crc_dropped < 0)
 		return -1;
-	snprintf(what, len, "missed %lld, dropped %lld, crc dropped %lld", missed, dropped,
-		 crc_dropped);
-	return missed + dropped + crc_dropped;
+	snprintf(what, len, "missed %lld, dropped %lld, crc dropped %lld", st.missed, st.dropped,
+		 st.crc_dropped);
+	return st.missed + st.dropped + st.crc_dropped;
 }
 
 uint32_t kms_crc32_le(uint32_t crc, const unsigned char *p, size_t n)

@@ -253,6 +253,13 @@ struct kms_crc_entry {
 int kms_crc_open(const char *crtc_dir, int flags);
 /* The next entry (each read() returns one line); false, with a comment, if none came. */
 bool kms_crc_next(int data, bool nonblock, struct kms_crc_entry *e);
+/* One CRTC's counts in flipkms's debugfs flipkms_status; -1 where absent. */
+struct kms_crtc_status {
+	long long vblanks, missed, dropped, flips, compositions, crc_entries, crc_dropped;
+};
+
+/* The counts of CRTC @crtc from @crtc_dir/../flipkms_status; 0, or -1 if unreadable. */
+int kms_crtc_status(const char *crtc_dir, int crtc, struct kms_crtc_status *st);
 /*
  * flipkms_status's counts of the vblanks of CRTC @crtc that got no CRC
  * entry, or did not happen: missed (the timer late), dropped (injected),

@@ -26,25 +26,10 @@ static char crtc_dir[96];
 /* flipkms_status's "flips" of the pipe's CRTC, or -1. */
 static long long flips_latched(void)
 {
-	char path[160], line[256];
-	long long v, m, d, n = -1;
-	int crtc = -1;
-	FILE *f;
+	struct kms_crtc_status st;
 
-	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "crtc-", 5))
-			crtc = atoi(line + 5);
-		else if (crtc == pipe_.crtc_index &&
-			 sscanf(line, " vblanks %lld, missed %lld, dropped %lld, flips %lld", &v, &m,
-				&d, &n) == 4)
-			break;
-	}
-	fclose(f);
-	return n;
+	kms_crtc_status(crtc_dir, pipe_.crtc_index, &st);
+	return st.flips;
 }
 
 /* The fence_error control as it reads now, or -1. */

@@ -74,26 +74,12 @@ static int set_offdelay(const char *value)
  */
 static long long vblanks_handled(long long *missed)
 {
-	char path[160], line[256];
-	long long n = -1, m = -1;
-	int crtc = -1;
-	FILE *f;
+	struct kms_crtc_status st;
 
-	snprintf(path, sizeof(path), "%s/../flipkms_status", crtc_dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "crtc-", 5))
-			crtc = atoi(line + 5);
-		else if (crtc == pipe_.crtc_index &&
-			 sscanf(line, " vblanks %lld, missed %lld", &n, &m) >= 1)
-			break;
-	}
-	fclose(f);
+	kms_crtc_status(crtc_dir, pipe_.crtc_index, &st);
 	if (missed)
-		*missed = m;
-	return n;
+		*missed = st.missed;
+	return st.vblanks;
 }
 
 struct stamp {
