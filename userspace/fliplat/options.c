@@ -144,21 +144,10 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A whole unsigned number in [min, max], or -1 after saying what is wrong. */
 static int number(const char *opt, const char *arg, unsigned long min, unsigned long max,
 		  unsigned int *out)
 {
-	unsigned long v;
-	char *end;
-
-	v = strtoul(arg, &end, 10);
-	if (!*arg || *end || arg[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "fliplat: %s wants a number from %lu to %lu, not '%s'\n", opt, min,
-			max, arg);
-		return -1;
-	}
-	*out = (unsigned int)v;
-	return 0;
+	return rp_parse_uint("fliplat", opt, arg, min, max, out);
 }
 
 static int parse_mode(const char *arg, struct fl_options *o)
@@ -193,7 +182,6 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 {
 	bool flips_given = false;
 	unsigned int v;
-	char *end;
 	int opt;
 
 	*o = (struct fl_options){
@@ -234,12 +222,8 @@ int fl_parse_options(int argc, char **argv, struct fl_options *o)
 				return -1;
 			break;
 		case 't':
-			o->duration_s = strtod(optarg, &end);
-			if (*end || !(o->duration_s > 0 && o->duration_s < 1e6)) {
-				fprintf(stderr, "fliplat: --duration wants seconds > 0, not '%s'\n",
-					optarg);
+			if (rp_parse_seconds("fliplat", "--duration", optarg, &o->duration_s))
 				return -1;
-			}
 			break;
 		case 'w':
 			if (number("--warmup", optarg, 0, 100000, &o->warmup))

@@ -104,32 +104,10 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A whole unsigned number in [min, max] ending at @stop, or -1. */
-static int number_until(const char *arg, char stop, unsigned long min, unsigned long max,
-			unsigned int *out, const char **rest)
-{
-	unsigned long v;
-	char *end;
-
-	if (*arg < '0' || *arg > '9')
-		return -1;
-	v = strtoul(arg, &end, 10);
-	if (*end != stop || v < min || v > max)
-		return -1;
-	*out = (unsigned int)v;
-	if (rest)
-		*rest = end + 1;
-	return 0;
-}
-
 static int number(const char *opt, const char *arg, unsigned long min, unsigned long max,
 		  unsigned int *out)
 {
-	if (!number_until(arg, '\0', min, max, out, NULL))
-		return 0;
-	fprintf(stderr, "presentlat: %s wants a number from %lu to %lu, not '%s'\n", opt, min,
-		max, arg);
-	return -1;
+	return rp_parse_uint("presentlat", opt, arg, min, max, out);
 }
 
 /* BUSY:IDLE_MS, or WxH: two numbers around @sep. */
@@ -138,7 +116,8 @@ static int pair(const char *opt, const char *arg, char sep, unsigned long max1,
 {
 	const char *rest;
 
-	if (!number_until(arg, sep, 1, max1, a, &rest) && !number_until(rest, '\0', 1, max2, b, NULL))
+	if (!rp_parse_uint_until(arg, sep, 1, max1, a, &rest) &&
+	    !rp_parse_uint_until(rest, '\0', 1, max2, b, NULL))
 		return 0;
 	fprintf(stderr, "presentlat: %s wants N%cM (N from 1 to %lu, M from 1 to %lu), not '%s'\n",
 		opt, sep, max1, max2, arg);
@@ -149,7 +128,6 @@ int pl_parse_options(int argc, char **argv, struct pl_options *o)
 {
 	bool frames_given = false;
 	unsigned int v;
-	char *end;
 	int opt;
 
 	*o = (struct pl_options){ .frames = 300, .warmup = 10, .width = 256, .height = 256,
@@ -162,12 +140,8 @@ int pl_parse_options(int argc, char **argv, struct pl_options *o)
 				return -1;
 			break;
 		case 't':
-			o->duration_s = strtod(optarg, &end);
-			if (*end || !(o->duration_s > 0 && o->duration_s < 1e6)) {
-				fprintf(stderr, "presentlat: --duration wants seconds > 0, not '%s'\n",
-					optarg);
+			if (rp_parse_seconds("presentlat", "--duration", optarg, &o->duration_s))
 				return -1;
-			}
 			break;
 		case 'w':
 			if (number("--warmup", optarg, 0, 100000, &o->warmup))

@@ -221,6 +221,18 @@ void rp_checks_print(FILE *f, const char *tool, const struct rp_checks *c);
 /* "thresholds": [ { option, what, limit, value, broken } ], "thresholds_broken": n */
 void rp_json_checks(struct rp_json *j, const struct rp_checks *c);
 
+/*
+ * A whole number from @min to @max ending at @stop (digits only: no sign,
+ * no space) into @out, @rest after the stop if not NULL; 0, or -1.
+ */
+int rp_parse_uint_until(const char *arg, char stop, unsigned long min, unsigned long max,
+			unsigned int *out, const char **rest);
+/* The same for all of @arg; -1 after "TOOL: OPT wants a number from MIN to MAX". */
+int rp_parse_uint(const char *tool, const char *opt, const char *arg, unsigned long min,
+		  unsigned long max, unsigned int *out);
+/* Seconds above 0 and below 1e6; -1 after "TOOL: OPT wants seconds > 0". */
+int rp_parse_seconds(const char *tool, const char *opt, const char *arg, double *out);
+
 /* --max-p99-us METRIC=US, repeatable: the p99 of a time metric, all groups. */
 #define RP_MAX_P99	8
 struct rp_p99_limits {
