@@ -27,6 +27,12 @@
  * Those fast paths read XRGB8888, ARGB8888, XRGB16161616, ARGB16161616 and
  * RGB565 themselves; every other format is read into the intermediate by
  * flipkms_formats.c, a span at a time, and blended from there.
+ *
+ * A rotated or reflected plane (its ROTATION anything but rotate-0) takes
+ * that second way in every format: flipkms_formats.c walks its framebuffer
+ * in the order the destination row shows it, from the pixel
+ * flipkms_source_pixel() finds for the row's first one. The fast paths
+ * stay as they were for rotate-0.
  */
 
 #include <linux/math64.h>
@@ -39,6 +45,7 @@
 #include <asm/unaligned.h>
 #endif
 
+#include <drm/drm_blend.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 
@@ -159,6 +166,50 @@ static u16 flipkms_over16(u32 src, u32 dst, u32 keep)
 	return min_t(u32, src + dst * keep / 0xffff, 0xffff);
 }
 
+/*
+ * The framebuffer pixel (*@sx, *@sy) that destination pixel (@x, @y) of
+ * @fp shows. drm_atomic_helper_check_plane_state() clipped @src and @dst
+ * alike, @src in framebuffer coordinates and unrotated, so the offset in
+ * @dst turns back into an offset in @src: undo the rotation (the core's is
+ * counter-clockwise), then the reflection (the core reflects first).
+ */
+static void flipkms_source_pixel(const struct flipkms_frame_plane *fp, int x,
+				 int y, int *sx, int *sy)
+{
+	int dx = x - fp->dst.x1, dy = y - fp->dst.y1, ox, oy, w, h;
+
+	if (drm_rotation_90_or_270(fp->rotation)) {
+		w = drm_rect_height(&fp->dst);	/* the source's width */
+		h = drm_rect_width(&fp->dst);
+	} else {
+		w = drm_rect_width(&fp->dst);
+		h = drm_rect_height(&fp->dst);
+	}
+	switch (fp->rotation & DRM_MODE_ROTATE_MASK) {
+	case DRM_MODE_ROTATE_90:
+		ox = w - 1 - dy;
+		oy = dx;
+		break;
+	case DRM_MODE_ROTATE_180:
+		ox = w - 1 - dx;
+		oy = h - 1 - dy;
+		break;
+	case DRM_MODE_ROTATE_270:
+		ox = dy;
+		oy = h - 1 - dx;
+		break;
+	default:
+		ox = dx;
+		oy = dy;
+	}
+	if (fp->rotation & DRM_MODE_REFLECT_X)
+		ox = w - 1 - ox;
+	if (fp->rotation & DRM_MODE_REFLECT_Y)
+		oy = h - 1 - oy;
+	*sx = (fp->src.x1 >> 16) + ox;
+	*sy = (fp->src.y1 >> 16) + oy;
+}
+
 /* Pixels flipkms_format_fetch() reads at a time, on the stack. */
 #define FLIPKMS_FETCH_SPAN	32
 
@@ -171,16 +222,17 @@ static void flipkms_compose_fetched(const struct flipkms_frame_plane *fp,
 				    struct flipkms_pixel *dst)
 {
 	struct flipkms_pixel span[FLIPKMS_FETCH_SPAN];
-	int x, i, len;
+	int x, i, len, dx, dy;
 	u32 keep;
 
 	if (!fp->fb->format->has_alpha) {
 		flipkms_format_fetch(fp, sx, sy, n, dst);
 		return;
 	}
+	flipkms_rotation_step(fp->rotation, &dx, &dy);
 	for (x = 0; x < n; x += len) {
 		len = min(n - x, FLIPKMS_FETCH_SPAN);
-		flipkms_format_fetch(fp, sx + x, sy, len, span);
+		flipkms_format_fetch(fp, sx + x * dx, sy + x * dy, len, span);
 		for (i = 0; i < len; i++) {
 			keep = bare ? 0 : 0xffff - span[i].a;
 			if (!keep) {
@@ -275,9 +327,9 @@ void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 		x1 = min(fp->dst.x2, frame->width);
 		if (y < fp->dst.y1 || y >= fp->dst.y2 || x0 >= x1)
 			continue;
-		sy = (fp->src.y1 >> 16) + y - fp->dst.y1;
-		sx = (fp->src.x1 >> 16) + x0 - fp->dst.x1;
-		if (!flipkms_known_format(format)) {
+		flipkms_source_pixel(fp, x0, y, &sx, &sy);
+		if (!flipkms_known_format(format) ||
+		    (fp->rotation & ~DRM_MODE_ROTATE_0)) {
 			if (!flipkms_format_fetchable(format))
 				continue;
 			if (bare) {

@@ -9,6 +9,8 @@
 
 #include <linux/types.h>
 
+#include <drm/drm_mode.h>
+
 struct flipkms_frame;
 struct flipkms_frame_plane;
 
@@ -19,6 +21,38 @@ struct flipkms_frame_plane;
 struct flipkms_pixel {
 	u16 b, g, r, a;
 } __aligned(8);
+
+/*
+ * Where the framebuffer pixel that shows one destination pixel to the
+ * right of another is, relative to that one's: a plane's ROTATION turns
+ * rows of the destination into columns (rotate-90/270) or reverses them.
+ * The core reflects first, then rotates counter-clockwise (drm_rect_rotate()).
+ * A rotation of 0 (no rotate-* bit: a frame built by hand) reads as rotate-0.
+ */
+static inline void flipkms_rotation_step(unsigned int rotation, int *dx, int *dy)
+{
+	switch (rotation & DRM_MODE_ROTATE_MASK) {
+	case DRM_MODE_ROTATE_90:
+		*dx = 0;
+		*dy = 1;
+		break;
+	case DRM_MODE_ROTATE_180:
+		*dx = -1;
+		*dy = 0;
+		break;
+	case DRM_MODE_ROTATE_270:
+		*dx = 0;
+		*dy = -1;
+		break;
+	default:
+		*dx = 1;
+		*dy = 0;
+	}
+	if (rotation & DRM_MODE_REFLECT_X)
+		*dx = -*dx;
+	if (rotation & DRM_MODE_REFLECT_Y)
+		*dy = -*dy;
+}
 
 void flipkms_compose_line(const struct flipkms_frame *frame, int y,
 			  struct flipkms_pixel *line);

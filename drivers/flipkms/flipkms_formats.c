@@ -4,8 +4,12 @@
  * intermediate (struct flipkms_pixel: 16 bits a channel, premultiplied
  * alpha, the DRM default blend mode), and a composed line written out in a
  * writeback format. flipkms_blend.c reads XRGB8888, ARGB8888, XRGB16161616,
- * ARGB16161616 and RGB565 itself, on its fast paths; every other format a
- * plane offers comes through flipkms_format_fetch().
+ * ARGB16161616 and RGB565 of unrotated planes itself, on its fast paths;
+ * every other format a plane offers, and every format of a rotated or
+ * reflected plane, comes through flipkms_format_fetch(), which walks the
+ * framebuffer in the order the plane's ROTATION shows it
+ * (flipkms_rotation_step()): along a row, back along it, or down or up a
+ * column.
  *
  * Into 16 bits (the rules Documentation/flipkms.rst states):
  * - an n-bit unsigned channel c is c * 0xffff / (2^n - 1), rounded down:
@@ -18,7 +22,9 @@
  *   of hsub x vsub pixels it is in, counted from the framebuffer's origin,
  *   not from the source rectangle: DRM defines no chroma siting property
  *   and no filtering, so chroma is sited at the block's top left pixel and
- *   not interpolated, as in mainline vkms.
+ *   not interpolated, as in mainline vkms. The block is the luma
+ *   sample's own, whichever way the walk goes: a rotated plane's chroma
+ *   turns with its luma.
  *
  * Out of 16 bits (writeback): each channel's upper bits, alpha opaque,
  * as the XRGB8888 writeback always wrote.
@@ -90,6 +96,33 @@ static bool flipkms_fetch_rgb(u32 format, const u8 *p, struct flipkms_pixel *px)
 	u16 v;
 
 	switch (format) {
+	/* The fast paths' formats, for rotated planes */
+	case DRM_FORMAT_XRGB8888:
+		flipkms_rgb8(px, p[2], p[1], p[0], 0xff);
+		break;
+	case DRM_FORMAT_ARGB8888:
+		flipkms_rgb8(px, p[2], p[1], p[0], p[3]);
+		break;
+	case DRM_FORMAT_XRGB16161616:
+	case DRM_FORMAT_ARGB16161616:
+		*px = (struct flipkms_pixel){
+			.b = get_unaligned_le16(p),
+			.g = get_unaligned_le16(p + 2),
+			.r = get_unaligned_le16(p + 4),
+			.a = format == DRM_FORMAT_ARGB16161616 ?
+			     get_unaligned_le16(p + 6) : 0xffff,
+		};
+		break;
+	case DRM_FORMAT_RGB565:
+		v = get_unaligned_le16(p);
+		*px = (struct flipkms_pixel){
+			.r = flipkms_unorm(v >> 11, 5),
+			.g = flipkms_unorm((v >> 5) & 0x3f, 6),
+			.b = flipkms_unorm(v & 0x1f, 5),
+			.a = 0xffff,
+		};
+		break;
+	/* The others */
 	case DRM_FORMAT_XBGR8888:
 		flipkms_rgb8(px, p[0], p[1], p[2], 0xff);
 		break;
@@ -170,12 +203,14 @@ static void flipkms_fetch_rn(const struct flipkms_frame_plane *fp,
 			     unsigned int bits, int sx, int sy, int n,
 			     struct flipkms_pixel *dst)
 {
-	const u8 *row = (const u8 *)fp->data[0].vaddr + sy * fp->fb->pitches[0];
+	const u8 *data = fp->data[0].vaddr;
 	unsigned int per_byte = 8 / bits, mask = (1U << bits) - 1, c;
-	int x;
+	int x, dx, dy;
 
-	for (x = 0; x < n; x++, sx++) {
-		c = row[sx / per_byte] >> (8 - bits - (sx % per_byte) * bits);
+	flipkms_rotation_step(fp->rotation, &dx, &dy);
+	for (x = 0; x < n; x++, sx += dx, sy += dy) {
+		c = data[sy * fp->fb->pitches[0] + sx / per_byte] >>
+		    (8 - bits - (sx % per_byte) * bits);
 		c = flipkms_unorm(c & mask, bits);
 		dst[x] = (struct flipkms_pixel){ .r = c, .g = c, .b = c,
 						 .a = 0xffff };
@@ -293,31 +328,43 @@ static void flipkms_fetch_yuv(const struct flipkms_frame_plane *fp, int sx,
 	const struct drm_format_info *info = fb->format;
 	unsigned int size = info->cpp[0], depth = size == 1 ? 8 : 16;
 	unsigned int csize = info->num_planes == 2 ? info->cpp[1] / 2 : info->cpp[1];
-	const u8 *luma, *c1, *c2;
+	unsigned int pitch1 = fb->pitches[1], pitch2;
+	const u8 *luma, *c1, *c2, *row1, *row2;
 	struct flipkms_yuv m;
+	int x, cx, cy, dx, dy;
 	u32 cb, cr;
-	int x, cx;
 
 	if (info->format == DRM_FORMAT_P010)
 		depth = 10;
 	else if (info->format == DRM_FORMAT_P012)
 		depth = 12;
 	flipkms_yuv_init(&m, depth, fp->color_encoding, fp->color_range);
+	flipkms_rotation_step(fp->rotation, &dx, &dy);
 
-	luma = (const u8 *)fp->data[0].vaddr + sy * fb->pitches[0];
-	c1 = (const u8 *)fp->data[1].vaddr + sy / info->vsub * fb->pitches[1];
-	if (info->num_planes == 2)	/* the second sample follows the first */
+	luma = fp->data[0].vaddr;
+	c1 = fp->data[1].vaddr;
+	if (info->num_planes == 2) {	/* the second sample follows the first */
 		c2 = c1 + csize;
-	else
-		c2 = (const u8 *)fp->data[2].vaddr + sy / info->vsub * fb->pitches[2];
-	if (flipkms_cb_second(info->format))
+		pitch2 = pitch1;
+	} else {
+		c2 = fp->data[2].vaddr;
+		pitch2 = fb->pitches[2];
+	}
+	if (flipkms_cb_second(info->format)) {
 		swap(c1, c2);
+		swap(pitch1, pitch2);
+	}
 
-	for (x = 0; x < n; x++, sx++) {
+	/* Each luma sample takes the chroma of its own block. */
+	for (x = 0; x < n; x++, sx += dx, sy += dy) {
 		cx = sx / info->hsub * info->cpp[1];
-		cb = flipkms_sample(c1 + cx, csize, depth);
-		cr = flipkms_sample(c2 + cx, csize, depth);
-		flipkms_yuv_pixel(&m, flipkms_sample(luma + sx * size, size, depth),
+		cy = sy / info->vsub;
+		row1 = c1 + cy * pitch1;
+		row2 = c2 + cy * pitch2;
+		cb = flipkms_sample(row1 + cx, csize, depth);
+		cr = flipkms_sample(row2 + cx, csize, depth);
+		flipkms_yuv_pixel(&m, flipkms_sample(luma + sy * fb->pitches[0] +
+						     sx * size, size, depth),
 				  cb, cr, &dst[x]);
 	}
 }
@@ -325,9 +372,10 @@ static void flipkms_fetch_yuv(const struct flipkms_frame_plane *fp, int sx,
 /**
  * flipkms_format_fetch() - read a span of a plane into the intermediate
  * @fp:		the plane, of any format flipkms_format_fetchable() takes
- * @sx:		the span's first pixel, in framebuffer coordinates
+ * @sx:		the framebuffer pixel the span's first destination pixel shows
  * @sy:		its row
- * @n:		its length
+ * @n:		the span's length; it goes on from (@sx, @sy) in the
+ *		direction the plane's rotation gives, within the framebuffer
  * @dst:	@n pixels, written whole: premultiplied, alpha 0xffff for
  *		formats without alpha
  */
@@ -338,7 +386,7 @@ void flipkms_format_fetch(const struct flipkms_frame_plane *fp, int sx, int sy,
 	u32 format = fb->format->format;
 	unsigned int cpp = fb->format->cpp[0];
 	const u8 *src;
-	int x;
+	int x, dx, dy, step;
 
 	switch (format) {
 	case DRM_FORMAT_R1:
@@ -355,8 +403,10 @@ void flipkms_format_fetch(const struct flipkms_frame_plane *fp, int sx, int sy,
 		flipkms_fetch_yuv(fp, sx, sy, n, dst);
 		return;
 	}
+	flipkms_rotation_step(fp->rotation, &dx, &dy);
+	step = dx * (int)cpp + dy * (int)fb->pitches[0];
 	src = (const u8 *)fp->data[0].vaddr + sy * fb->pitches[0] + sx * cpp;
-	for (x = 0; x < n; x++, src += cpp)
+	for (x = 0; x < n; x++, src += step)
 		flipkms_fetch_rgb(format, src, &dst[x]);
 }
 

@@ -107,6 +107,7 @@ static void flipkms_frame_add_plane(struct flipkms_frame *frame,
 		.zpos = ps->normalized_zpos,
 		.color_encoding = ps->color_encoding,
 		.color_range = ps->color_range,
+		.rotation = ps->rotation,
 	};
 	unsigned int i;
 

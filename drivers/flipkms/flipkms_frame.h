@@ -31,6 +31,8 @@
  * @zpos:	its normalized zpos
  * @color_encoding:	the plane's COLOR_ENCODING, for YCbCr formats
  * @color_range:	and its COLOR_RANGE
+ * @rotation:	its ROTATION: how @src turns and reflects onto @dst
+ *		(flipkms_blend.c)
  */
 struct flipkms_frame_plane {
 	struct drm_framebuffer *fb;
@@ -40,6 +42,7 @@ struct flipkms_frame_plane {
 	unsigned int zpos;
 	enum drm_color_encoding color_encoding;
 	enum drm_color_range color_range;
+	unsigned int rotation;
 };
 
 /**

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Planes: a primary, overlays and a cursor per CRTC, all without scaling,
- * each anywhere on the CRTC or partly off it.
+ * each anywhere on the CRTC or partly off it, each in any rotation and
+ * reflection.
  * Framebuffers are GEM shmem objects; the composer reads them through the
  * mapping each keeps from the first commit that prepares it until it is
  * destroyed (flipkms_fb.c), so a commit maps nothing of its own: prepare_fb
@@ -202,6 +203,18 @@ struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 
 	drm_plane_helper_add(&plane->base, &flipkms_plane_helper_funcs);
 	drm_plane_create_zpos_immutable_property(&plane->base, zpos);
+	/*
+	 * Every rotation and reflection, on every plane: the composer walks
+	 * the framebuffer in the order they show it (flipkms_blend.c). The
+	 * core takes one rotate-* bit with any reflect-* bits, and, without
+	 * scaling, a rotate-90/270 source must be as high as the destination
+	 * is wide (-ERANGE otherwise).
+	 */
+	ret = drm_plane_create_rotation_property(&plane->base, DRM_MODE_ROTATE_0,
+						 DRM_MODE_ROTATE_MASK |
+						 DRM_MODE_REFLECT_MASK);
+	if (ret)
+		return ERR_PTR(ret);
 	if (cursor)
 		return &plane->base;
 	/* How its YCbCr formats convert; the defaults are the core's usual. */
