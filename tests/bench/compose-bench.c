@@ -2,8 +2,9 @@
 /*
  * compose-bench: how many frames a virtual display driver's composer makes
  * per second at 1920x1080 with a primary plane, a full-screen ARGB8888
- * overlay (with -n, an NV12 one, as a video player's) and a 64x64 ARGB8888
- * cursor.
+ * overlay (with -n, an NV12 one, as a video player's; with -r, a 1080x1920
+ * ARGB8888 one turned 90 degrees, as a portrait video or a rotated
+ * display's content) and a 64x64 ARGB8888 cursor.
  *
  * The primary plane flips between two buffers at every vblank, so that every
  * frame is new, while a CRC source is set; the mode runs at 240 Hz so that
@@ -19,7 +20,7 @@
  * are compositions per second of wall time; frames per vblank says whether
  * the composer keeps up (1.0). Prints one JSON object.
  *
- * usage: compose-bench [-n] [-t SECONDS] DRIVER
+ * usage: compose-bench [-n | -r] [-t SECONDS] DRIVER
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -125,18 +126,19 @@ int main(int argc, char **argv)
 	double seconds = 5;
 	char dir[96], path[160], line[128];
 	int opt, ctl, data, ret;
-	bool nv12 = false;
+	bool nv12 = false, rot90 = false;
 	long entries = 0, frames = 0;
 	int64_t start, t, prev;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "nt:")) != -1) {
-		if (opt == 'n') {
-			nv12 = true;
+	while ((opt = getopt(argc, argv, "nrt:")) != -1) {
+		if (opt == 'n' || opt == 'r') {
+			nv12 |= opt == 'n';
+			rot90 |= opt == 'r';
 			continue;
 		}
-		if (opt != 't') {
-			fprintf(stderr, "usage: %s [-n] [-t SECONDS] DRIVER\n", argv[0]);
+		if (opt != 't' || (nv12 && rot90)) {
+			fprintf(stderr, "usage: %s [-n | -r] [-t SECONDS] DRIVER\n", argv[0]);
 			return 2;
 		}
 		seconds = atof(optarg);
@@ -160,7 +162,8 @@ int main(int argc, char **argv)
 	if (kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 1, &primary) ||
 	    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, 4, &primary2) ||
 	    (nv12 ? nv12_create(dev.fd, &overlay) :
-		    kms_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_ARGB8888, 2, &overlay)) ||
+		    kms_fb_create(dev.fd, rot90 ? 1080 : 1920, rot90 ? 1920 : 1080,
+				  DRM_FORMAT_ARGB8888, 2, &overlay)) ||
 	    kms_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, 3, &cursor))
 		fail("framebuffers", ENOMEM);
 	ret = kms_modeset(&dev, &pipe, &mode, &primary);
@@ -169,6 +172,14 @@ int main(int argc, char **argv)
 
 	req = drmModeAtomicAlloc();
 	kms_req_plane(req, pipe.overlay_id, &pipe.overlay_props, pipe.crtc_id, &overlay, -1);
+	if (rot90) {
+		/* 1080x1920 turned counter-clockwise fills the 1920x1080 CRTC. */
+		drmModeAtomicAddProperty(req, pipe.overlay_id, pipe.overlay_props.crtc_w, 1920);
+		drmModeAtomicAddProperty(req, pipe.overlay_id, pipe.overlay_props.crtc_h, 1080);
+		drmModeAtomicAddProperty(req, pipe.overlay_id,
+					 kms_prop_id(dev.fd, pipe.overlay_id, DRM_MODE_OBJECT_PLANE,
+						     "rotation"), DRM_MODE_ROTATE_90);
+	}
 	kms_req_plane(req, pipe.cursor_id, &pipe.cursor_props, pipe.crtc_id, &cursor, -1);
 	if (drmModeAtomicCommit(dev.fd, req, 0, NULL))
 		fail("enable overlay and cursor", errno);
@@ -234,7 +245,9 @@ int main(int argc, char **argv)
 	       "\"primary XRGB8888 + overlay %s 1920x1080 + cursor ARGB8888 64x64\", "
 	       "\"seconds\": %.3f, \"crc_entries\": %ld, \"frames\": %ld, \"counted_by\": \"%s\", "
 	       "\"vblanks\": %lu, \"frames_per_s\": %.2f, \"frames_per_vblank\": %.3f }\n",
-	       dev.driver, HZ, nv12 ? "NV12" : "ARGB8888", seconds, entries, frames, counted_by, last - first, frames / seconds,
+	       dev.driver, HZ,
+	       nv12 ? "NV12" : rot90 ? "ARGB8888 1080x1920 rotate-90 to" : "ARGB8888",
+	       seconds, entries, frames, counted_by, last - first, frames / seconds,
 	       last > first ? (double)frames / (last - first) : 0);
 	kms_disable(&dev, &pipe);
 	kms_close(&dev);

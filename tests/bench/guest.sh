@@ -67,6 +67,10 @@ one() {
 		# kms_open() says which card it took on stdout, as a comment: keep the JSON.
 		"$bin/compose-bench" -t 3 "$([ "$side" = mainline ] && echo vkms || echo flipkms)" |
 			grep "^{" >"$file" ;;
+	compose-rot90)
+		# The overlay turned 90 degrees: vkms 6.1 has no ROTATION, so
+		# flipkms only, beside its own unturned compose row.
+		"$bin/compose-bench" -r -t 3 flipkms | grep "^{" >"$file" ;;
 	control)
 		# A/A: flipkms on both "sides", to show what noise alone reads.
 		"$bin/compose-bench" -t 3 flipkms | grep "^{" >"$file" ;;
@@ -136,6 +140,7 @@ measure() {
 for name in sync fliplat compose control; do
 	measure $name both
 done
+measure compose-rot90 flipfence
 # Like for like: Weston takes the preferred mode, 1024x768 on vkms 6.1
 # (flipkms's default is 1920x1080). kmscube and highrate set their mode.
 bench_reload_flipkms 1 preferred_mode=1024x768
