@@ -6,8 +6,8 @@
  * NULL, unaligned, read-only and unmapped pointers, huge and negative
  * counts, values near U32_MAX, fences merged with themselves, IN_FENCE_FD
  * of a timeline closed meanwhile, OUT_FENCE_PTR into read-only memory,
- * random property sets, COLOR_ENCODING and COLOR_RANGE among them, colour
- * LUTs and matrices of random content) and must succeed or fail with one
+ * random property sets, COLOR_ENCODING, COLOR_RANGE and every plane's
+ * ROTATION among them, colour LUTs and matrices of random content) and must succeed or fail with one
  * of the errnos listed for that call below. Every 2000 calls the display
  * must still flip. At the end every fd it opened is closed, syncfw's
  * debugfs dump (flipkms's timelines aside, whose flip counts move on) must
@@ -72,6 +72,8 @@ static struct {
 	uint32_t blobs[POOL];
 	uint32_t crtc_colour[3];	/* DEGAMMA_LUT, CTM, GAMMA_LUT */
 	unsigned long colour_taken[3];	/* commits that took a blob for each */
+	uint32_t rotation_props[3];	/* primary's, overlay's and cursor's ROTATION */
+	unsigned long rotation_taken;	/* commits that took one not rotate-0 */
 	uint32_t handles[POOL];
 	char *ro_page, *unmapped, *page;
 	uint64_t seed;
@@ -299,6 +301,10 @@ static uint64_t any_value(uint32_t prop)
 	if (prop && (prop == S.crtc_colour[0] || prop == S.crtc_colour[1] ||
 		     prop == S.crtc_colour[2]))
 		return colour_value(prop);
+	/* Mostly one turn and any mirrors, as the core takes them; else bits at random. */
+	if (prop && (prop == S.rotation_props[0] || prop == S.rotation_props[1] ||
+		     prop == S.rotation_props[2]))
+		return below(4) ? (1u << below(4)) | below(4) << 4 : below(64);
 	return below(2) ? below(4096) : (below(2) ? any_u32() : rnd());
 }
 
@@ -313,12 +319,13 @@ static void op_atomic(void)
 		p->primary_props.crtc_x, p->primary_props.src_w, p->overlay_props.fb_id,
 		p->overlay_props.in_fence_fd, p->overlay_props.crtc_w, p->conn_props.crtc_id,
 		S.colour_props[0], S.colour_props[1], S.crtc_colour[0], S.crtc_colour[1],
-		S.crtc_colour[2], any_u32(),
+		S.crtc_colour[2], S.rotation_props[0], S.rotation_props[1], S.rotation_props[2],
+		any_u32(),
 	};
 	uint32_t flags = DRM_MODE_ATOMIC_TEST_ONLY;
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
 	int n = 1 + below(6), i, k, ret;
-	bool colour[3] = { false, false, false };
+	bool colour[3] = { false, false, false }, turned = false;
 
 	if (!below(3))
 		flags = DRM_MODE_ATOMIC_NONBLOCK | (below(2) ? DRM_MODE_PAGE_FLIP_EVENT : 0);
@@ -330,8 +337,10 @@ static void op_atomic(void)
 		uint32_t prop = props[below(sizeof(props) / sizeof(props[0]))];
 		uint64_t value = any_value(prop);
 
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 3; k++) {
 			colour[k] |= prop && prop == S.crtc_colour[k] && value;
+			turned |= prop && prop == S.rotation_props[k] && value != 1;
+		}
 		drmModeAtomicAddProperty(req, objs[below(sizeof(objs) / sizeof(objs[0]))], prop,
 					 value);
 	}
@@ -339,6 +348,7 @@ static void op_atomic(void)
 	drmModeAtomicFree(req);
 	for (k = 0; k < 3 && !ret; k++)
 		S.colour_taken[k] += colour[k];
+	S.rotation_taken += !ret && turned;
 	/* A written out-fence is ours to close: look where it may have gone. */
 	if (!ret && *(int32_t *)S.page >= 0 && *(int32_t *)S.page != S.dev.fd) {
 		if (kms_fence_polled(*(int32_t *)S.page) >= 0)
@@ -526,7 +536,7 @@ static bool display_works(void)
 	drmModeAtomicReq *req;
 	struct kms_event ev;
 	int32_t out = -1;
-	int tries, ret;
+	int tries, ret, i;
 
 	kms_drain_events(&S.dev, 50);
 	/* Whatever the fuzzer left on the other planes goes first. */
@@ -535,10 +545,21 @@ static bool display_works(void)
 		kms_req_plane(req, S.pipe.overlay_id, &S.pipe.overlay_props, 0, NULL, -1);
 	if (S.pipe.cursor_id)
 		kms_req_plane(req, S.pipe.cursor_id, &S.pipe.cursor_props, 0, NULL, -1);
+	for (i = 1; i < 3; i++)
+		if (S.rotation_props[i])
+			drmModeAtomicAddProperty(req, i == 1 ? S.pipe.overlay_id : S.pipe.cursor_id,
+						 S.rotation_props[i], DRM_MODE_ROTATE_0);
 	ret = drmModeAtomicCommit(S.dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ? -errno : 0;
 	drmModeAtomicFree(req);
 	if (ret)
 		comment("display check: disabling overlay and cursor failed: %s", errno_name(-ret));
+	/* And the primary's turn, with the whole of a buffer the mode's size. */
+	req = drmModeAtomicAlloc();
+	kms_req_plane(req, S.pipe.primary_id, &S.pipe.primary_props, S.pipe.crtc_id, &S.fb[0], -1);
+	drmModeAtomicAddProperty(req, S.pipe.primary_id, S.rotation_props[0], DRM_MODE_ROTATE_0);
+	if (drmModeAtomicCommit(S.dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
+		comment("display check: rotate-0 on the primary failed: %s", errno_name(errno));
+	drmModeAtomicFree(req);
 	ret = kms_modeset(&S.dev, &S.pipe, NULL, &S.fb[0]);
 	if (ret) {
 		comment("display check: modeset failed: %s", errno_name(-ret));
@@ -727,6 +748,12 @@ int main(int argc, char **argv)
 						"CTM");
 		S.crtc_colour[2] = kms_prop_id(S.dev.fd, S.pipe.crtc_id, DRM_MODE_OBJECT_CRTC,
 						"GAMMA_LUT");
+		S.rotation_props[0] = kms_prop_id(S.dev.fd, S.pipe.primary_id,
+						  DRM_MODE_OBJECT_PLANE, "rotation");
+		S.rotation_props[1] = kms_prop_id(S.dev.fd, S.pipe.overlay_id,
+						  DRM_MODE_OBJECT_PLANE, "rotation");
+		S.rotation_props[2] = kms_prop_id(S.dev.fd, S.pipe.cursor_id,
+						  DRM_MODE_OBJECT_PLANE, "rotation");
 		require(kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
 				      DRM_FORMAT_XRGB8888, 1, &S.fb[0]) == 0 &&
 			kms_fb_create(S.dev.fd, S.pipe.mode.hdisplay, S.pipe.mode.vdisplay,
@@ -767,6 +794,10 @@ int main(int argc, char **argv)
 		      S.colour_taken[2], "commits that took a DEGAMMA_LUT, CTM, GAMMA_LUT blob: "
 		      "%lu, %lu, %lu; expected some of each", S.colour_taken[0], S.colour_taken[1],
 		      S.colour_taken[2]);
+		/* Turned planes got past the checks into commits. */
+		comment("commits that took a rotation other than rotate-0: %lu", S.rotation_taken);
+		check("rotations-taken", S.rotation_taken > 0,
+		      "no commit took a ROTATION other than rotate-0");
 		kms_disable(&S.dev, &S.pipe);
 		for (i = 0; i < POOL; i++) {
 			struct drm_mode_destroy_dumb d = { .handle = S.handles[i] };
