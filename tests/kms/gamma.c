@@ -249,24 +249,6 @@ static void fill_source(int fd, const struct kms_fb *fb)
 	munmap(map, fb->size);
 }
 
-/* frame.ppm's W x H pixels into @rgb; false if it is not such a PPM. */
-static bool read_ppm(unsigned char *rgb)
-{
-	char path[160];
-	int w, h, max;
-	size_t n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/frame.ppm", crtc_dir);
-	f = fopen(path, "rb");
-	if (!f)
-		return false;
-	if (fscanf(f, "P6 %d %d %d", &w, &h, &max) == 3 && fgetc(f) != EOF && w == W && h == H)
-		n = fread(rgb, 3, (size_t)W * H, f);
-	fclose(f);
-	return n == (size_t)W * H;
-}
-
 /* The CRC entry of the next vblank, with the frame unchanged since; -1 if none. */
 static long long next_crc(void)
 {
@@ -362,7 +344,7 @@ static void check_colour(struct kms_dev *dev, const struct kms_pipe *pipe,
 	munmap(map, wb_fb->size);
 
 	snprintf(name, sizeof(name), "%s-frame-ppm", c->name);
-	if (read_ppm(ppm)) {
+	if (kms_frame_ppm(crtc_dir, W, H, ppm)) {
 		for (i = 0; i < W * H; i++)
 			if ((uint32_t)(ppm[3 * i] << 16 | ppm[3 * i + 1] << 8 | ppm[3 * i + 2]) !=
 			    want[i] && !bad_ppm++)

@@ -269,5 +269,7 @@ int kms_crtc_status(const char *crtc_dir, int crtc, struct kms_crtc_status *st);
 long long kms_vblanks_without_entry(const char *crtc_dir, int crtc, char *what, size_t len);
 /* Pixel (@x, @y) of @crtc_dir/frame.ppm as 0xRRGGBB, or -1. */
 long kms_frame_pixel(const char *crtc_dir, int x, int y);
+/* @crtc_dir/frame.ppm's @w x @h pixels, R G B, into @rgb; false if not such a PPM. */
+bool kms_frame_ppm(const char *crtc_dir, int w, int h, unsigned char *rgb);
 
 #endif /* FLIPFENCE_TESTS_KMS_H */

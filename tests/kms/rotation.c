@@ -92,17 +92,6 @@ static uint32_t argb_px(int x, int y, int salt)
 	return a << 24 | r << 16 | g << 8 | a / 2;
 }
 
-static unsigned char *map_fb(int fd, const struct kms_fb *fb)
-{
-	uint64_t offset;
-	void *p;
-
-	if (drmModeMapDumbBuffer(fd, fb->handle, &offset))
-		return NULL;
-	p = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* A @w x @h XRGB8888 or ARGB8888 buffer of the pixels @px gives. */
 static void make_fb(int fd, int w, int h, uint32_t format, uint32_t (*px)(int, int, int),
 		    int salt, struct kms_fb *fb)
@@ -112,7 +101,7 @@ static void make_fb(int fd, int w, int h, uint32_t format, uint32_t (*px)(int, i
 	int x, y;
 
 	require(kms_fb_create(fd, (uint32_t)w, (uint32_t)h, format, 0, fb) == 0, "a buffer");
-	map = map_fb(fd, fb);
+	map = kms_fb_map(fd, fb);
 	require(map != NULL, "map a buffer");
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++) {
@@ -242,24 +231,6 @@ static bool has_all_rotations(int fd, uint32_t plane)
 	return found == sizeof(names) / sizeof(names[0]);
 }
 
-/* frame.ppm's W x H pixels into @rgb; false if it is not such a PPM. */
-static bool read_ppm(unsigned char *rgb)
-{
-	char path[160];
-	int w, h, max;
-	size_t n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/frame.ppm", crtc_dir);
-	f = fopen(path, "rb");
-	if (!f)
-		return false;
-	if (fscanf(f, "P6 %d %d %d", &w, &h, &max) == 3 && fgetc(f) != EOF && w == W && h == H)
-		n = fread(rgb, 3, (size_t)W * H, f);
-	fclose(f);
-	return n == (size_t)W * H;
-}
-
 static uint32_t want8(int i)
 {
 	return (uint32_t)(want[i].r >> 8) << 16 | (uint32_t)(want[i].g >> 8) << 8 |
@@ -339,12 +310,12 @@ static void test_frame(struct kms_dev *dev, const struct kms_pipe *pipe, const s
 	require(sync_wait(fence, 10000) == 0, "the writeback fence signals within 10 s");
 	close(fence);
 
-	map = map_fb(dev->fd, out);
+	map = kms_fb_map(dev->fd, out);
 	require(map != NULL, "map the writeback buffer");
 	check_pixels("rotated-writeback", map, out->pitch);
 	munmap(map, out->size);
 
-	if (read_ppm(ppm))
+	if (kms_frame_ppm(crtc_dir, W, H, ppm))
 		check_pixels("rotated-frame-ppm", ppm, 0);
 	else
 		not_ok("rotated-frame-ppm", "frame.ppm is not a %dx%d PPM", W, H);
