@@ -288,21 +288,10 @@ static long ppm_pixel(int y, int x)
 /* frame.ppm's pixels, header skipped, into @ppm. */
 static bool read_ppm(void)
 {
-	static unsigned char buf[W * H * 3 + 64];
-	char path[192];
-	size_t n;
-	FILE *f;
-	int w, h, max;
+	static unsigned char buf[W * H * 3];
 
-	snprintf(path, sizeof(path), "%s/frame.ppm", crtc_dir);
-	f = fopen(path, "rb");
-	if (!f)
-		return false;
-	n = fscanf(f, "P6 %d %d %d", &w, &h, &max) == 3 && fgetc(f) != EOF && w == W &&
-	    h == H ? fread(buf, 1, (size_t)W * H * 3, f) : 0;
-	fclose(f);
 	ppm = buf;
-	return n == (size_t)W * H * 3;
+	return kms_frame_ppm(crtc_dir, W, H, buf);
 }
 
 /* The frame read last, as a PPM file at @path, if there is a @path. */
