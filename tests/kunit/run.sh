@@ -23,7 +23,6 @@ dmesg -t | awk -v suite="$suite" -v marker="$marker" -v rlog="${FLIPFENCE_RESULT
 	!insuite { next }
 	/^[ \t]+1\.\.[0-9]+$/ && plan == "" { plan = substr($1, 4) + 0; next }
 	/^[ \t]+# / { sub(/^[ \t]+# /, ""); why = why (why ? "; " : "") $0; next }
-	/^[ \t]+Expected / { sub(/^[ \t]+/, ""); why = why " (" $0 ")"; next }
 	/^[ \t]+(not )?ok [0-9]+ / {
 		bad = ($1 == "not")
 		name = bad ? $4 : $3
@@ -31,7 +30,13 @@ dmesg -t | awk -v suite="$suite" -v marker="$marker" -v rlog="${FLIPFENCE_RESULT
 		else if ($0 ~ /# SKIP/) result("skip - " name)
 		else result("ok - " name)
 		cases++; fails += bad; why = ""
+		next
 	}
+	# What a failed expectation says after its "# CASE: EXPECTATION FAILED
+	# at FILE:LINE" line: "Expected A == B, but", the values, and the
+	# message of KUNIT_FAIL() or KUNIT_EXPECT_*_MSG() (no quotes in here:
+	# this program is a quoted shell word).
+	/^[ \t]+[^ \t]/ { sub(/^[ \t]+/, ""); why = why " (" $0 ")"; next }
 	/^(not )?ok [0-9]+ / { insuite = 0 }
 	END {
 		if (plan == "") { print "not ok - " suite ": no KTAP plan for the suite in the kernel log"; exit 1 }
