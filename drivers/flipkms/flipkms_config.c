@@ -12,6 +12,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <drm/drm_edid.h>
+
 #include "flipkms_config.h"
 #include "flipkms_drv.h"
 
@@ -181,6 +183,9 @@ flipkms_config_add_connector(struct flipkms_config *config, const char *name)
 		return NULL;
 	strscpy(connector->name, name, sizeof(connector->name));
 	connector->status = connector_status_connected;
+	connector->type = DRM_MODE_CONNECTOR_VIRTUAL;
+	flipkms_output_default_size(&connector->width, &connector->height);
+	connector->vrr_range = flipkms_vrr_default(0);
 	xa_init_flags(&connector->encoders, XA_FLAGS_ALLOC);
 	list_add_tail(&connector->link, &config->connectors);
 	return connector;
@@ -215,7 +220,86 @@ void flipkms_config_remove_connector(struct flipkms_config_connector *connector)
 {
 	list_del(&connector->link);
 	xa_destroy(&connector->encoders);
+	kfree(connector->edid);
 	kfree(connector);
+}
+
+/* The monitor */
+
+/**
+ * flipkms_config_connector_type_ok() - whether a connector may have @type
+ * @type:	a DRM_MODE_CONNECTOR_* number
+ *
+ * The types a monitor or panel plugs into: VGA, DVI-I, DVI-D, DVI-A, LVDS,
+ * DisplayPort, HDMI-A, HDMI-B, eDP, Virtual, DSI and DPI. Not TV outputs,
+ * whose modes are TV standards, nor writeback, SPI, USB or Unknown.
+ */
+bool flipkms_config_connector_type_ok(int type)
+{
+	switch (type) {
+	case DRM_MODE_CONNECTOR_VGA:
+	case DRM_MODE_CONNECTOR_DVII:
+	case DRM_MODE_CONNECTOR_DVID:
+	case DRM_MODE_CONNECTOR_DVIA:
+	case DRM_MODE_CONNECTOR_LVDS:
+	case DRM_MODE_CONNECTOR_DisplayPort:
+	case DRM_MODE_CONNECTOR_HDMIA:
+	case DRM_MODE_CONNECTOR_HDMIB:
+	case DRM_MODE_CONNECTOR_eDP:
+	case DRM_MODE_CONNECTOR_VIRTUAL:
+	case DRM_MODE_CONNECTOR_DSI:
+	case DRM_MODE_CONNECTOR_DPI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether the EDID_LENGTH bytes of @block sum to 0 modulo 256. */
+static bool flipkms_edid_block_sums(const u8 *block)
+{
+	u8 sum = 0;
+	int i;
+
+	for (i = 0; i < EDID_LENGTH; i++)
+		sum += block[i];
+	return !sum;
+}
+
+/**
+ * flipkms_config_edid_check() - whether a user EDID may stand for a monitor
+ * @edid:	its bytes
+ * @len:	their number
+ *
+ * Whole blocks, 1 to FLIPKMS_EDID_MAX_BLOCKS, as many as the base block's
+ * extension count says, an exact header and every block valid as the DRM
+ * core checks it. The check is strict where the core's is lenient: it
+ * repairs a header with a few wrong bytes, which here is refused.
+ *
+ * Returns 0 or -EINVAL.
+ */
+int flipkms_config_edid_check(const u8 *edid, size_t len)
+{
+	static const u8 header[] = { 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00 };
+	u8 *copy;
+	size_t i;
+	bool ok;
+
+	if (!len || len % EDID_LENGTH ||
+	    len > FLIPKMS_EDID_MAX_BLOCKS * EDID_LENGTH ||
+	    len != (edid[0x7e] + 1) * EDID_LENGTH ||
+	    memcmp(edid, header, sizeof(header)))
+		return -EINVAL;
+	for (i = 0; i < len; i += EDID_LENGTH)
+		if (!flipkms_edid_block_sums(edid + i))
+			return -EINVAL;
+	/* The core's check may repair what it checks: it gets a copy. */
+	copy = kmemdup(edid, len, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	ok = drm_edid_is_valid((struct edid *)copy);
+	kfree(copy);
+	return ok ? 0 : -EINVAL;
 }
 
 /**
@@ -293,6 +377,7 @@ static int flipkms_default_output(struct flipkms_config *config, unsigned int i,
 	connector = flipkms_config_add_connector(config, name);
 	if (!connector || flipkms_config_link(&connector->encoders, encoder))
 		return -ENOMEM;
+	connector->vrr_range = flipkms_vrr_default(i);
 	return 0;
 }
 

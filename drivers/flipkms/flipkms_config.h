@@ -19,6 +19,11 @@
 /* Object names as messages quote them, e.g. configfs directory names. */
 #define FLIPKMS_CONFIG_NAME_LEN	32
 
+/* A user EDID: 1 to 8 blocks of EDID_LENGTH (128) bytes, in one write. */
+#define FLIPKMS_EDID_MAX_BLOCKS	8
+/* A physical size: what an EDID's size in cm can say, in mm. */
+#define FLIPKMS_MAX_MM		2550
+
 struct flipkms_config_connector;
 struct flipkms_config_encoder;
 struct flipkms_output;
@@ -72,10 +77,18 @@ struct flipkms_config_encoder {
 };
 
 /**
- * struct flipkms_config_connector - a connector
+ * struct flipkms_config_connector - a connector and the monitor on it
  * @link:	in &flipkms_config.connectors
  * @name:	for messages
  * @status:	what detection reports: connected, disconnected or unknown
+ * @type:	its DRM_MODE_CONNECTOR_* type
+ * @width:	width of the preferred mode
+ * @height:	height of the preferred mode
+ * @width_mm:	the monitor's physical width, 0: the preferred mode's at 96 dpi
+ * @height_mm:	its physical height, likewise
+ * @vrr_range:	its refresh range, flipkms_vrr_pack()ed
+ * @edid:	a user EDID that replaces the generated one, or NULL
+ * @edid_len:	its length in bytes
  * @encoders:	the encoders that may feed it (struct flipkms_config_encoder)
  * @out:	the output built for it while its device exists, for hot-plug
  */
@@ -83,6 +96,12 @@ struct flipkms_config_connector {
 	struct list_head link;
 	char name[FLIPKMS_CONFIG_NAME_LEN];
 	enum drm_connector_status status;
+	int type;
+	unsigned int width, height;
+	unsigned int width_mm, height_mm;
+	u32 vrr_range;
+	u8 *edid;
+	size_t edid_len;
 	struct xarray encoders;
 	struct flipkms_output *out;
 };
@@ -132,6 +151,8 @@ void flipkms_config_remove_connector(struct flipkms_config_connector *connector)
 struct flipkms_config_crtc *
 flipkms_config_plane_crtc(struct flipkms_config_plane *plane);
 int flipkms_config_link(struct xarray *links, void *target);
+bool flipkms_config_connector_type_ok(int type);
+int flipkms_config_edid_check(const u8 *edid, size_t len);
 void flipkms_config_unlink(struct xarray *links, void *target);
 
 #endif /* _FLIPKMS_CONFIG_H */

@@ -13,12 +13,21 @@
  *                                          2 disconnected, 3 unknown
  *                                          (enum drm_connector_status)
  *   flipkms/DEVICE/connectors/N/possible_encoders/ links to encoders/E
+ *   flipkms/DEVICE/connectors/N/type       15 Virtual (default), or the
+ *                                          DRM_MODE_CONNECTOR_* of a
+ *                                          monitor: 1-4, 7, 10-12, 14-17
+ *   flipkms/DEVICE/connectors/N/preferred_mode   WxH (preferred_mode's)
+ *   flipkms/DEVICE/connectors/N/width_mm   physical size, 0 (default):
+ *   flipkms/DEVICE/connectors/N/height_mm  the preferred mode at 96 dpi
+ *   flipkms/DEVICE/connectors/N/vrr_range  MIN-MAX Hz (vrr_range's first)
+ *   flipkms/DEVICE/connectors/N/edid       a user EDID that replaces the
+ *                                          generated one, "\n" to go back
  *
  * The topology is fixed while the device is enabled: mkdir, writes and
  * links fail with EBUSY. configfs cannot refuse an unlink or the rmdir of
  * an object nothing links to; those change the description only, for the
- * next enable. A connector's status may change at any time: on an enabled
- * device that is a hot-plug. Writing 1 to enabled checks the description
+ * next enable. A connector's status, vrr_range and edid may change at any
+ * time: on an enabled device that is a hot-plug. Writing 1 to enabled checks the description
  * (EINVAL and a message naming what flipkms cannot build) and builds the
  * device, the platform device flipkms-DEVICE with a DRM card of its own
  * (/sys/devices/platform/flipkms-DEVICE/drm/cardN); writing 0 unplugs it,
@@ -236,9 +245,198 @@ static ssize_t flipkms_connector_status_store(struct config_item *item,
 	return count;
 }
 
+/*
+ * The monitor on a connector. Its type, preferred mode and physical size
+ * are fixed while the device is enabled; its refresh range and EDID may
+ * change at any time, as another monitor plugged in would: the card sends
+ * a hotplug uevent and the connector's next probe has them.
+ */
+
+#define FLIPKMS_CONNECTOR_SHOW(attr, fmt, ...)					\
+static ssize_t flipkms_connector_##attr##_show(struct config_item *item,	\
+					       char *page)			\
+{										\
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);			\
+	struct flipkms_config_connector *connector = cfs->obj;			\
+	ssize_t len;								\
+										\
+	mutex_lock(&cfs->dev->lock);						\
+	len = sprintf(page, fmt "\n", __VA_ARGS__);				\
+	mutex_unlock(&cfs->dev->lock);						\
+	return len;								\
+}
+
+FLIPKMS_CONNECTOR_SHOW(type, "%d", connector->type)
+FLIPKMS_CONNECTOR_SHOW(preferred_mode, "%ux%u", connector->width, connector->height)
+FLIPKMS_CONNECTOR_SHOW(width_mm, "%u", connector->width_mm)
+FLIPKMS_CONNECTOR_SHOW(height_mm, "%u", connector->height_mm)
+FLIPKMS_CONNECTOR_SHOW(vrr_range, "%u-%u", flipkms_vrr_min_hz(connector->vrr_range),
+		       flipkms_vrr_max_hz(connector->vrr_range))
+
+/* Sets @field to @value unless the device is enabled (EBUSY). */
+static ssize_t flipkms_connector_set(struct flipkms_cfs_object *cfs,
+				     unsigned int *field, unsigned int value,
+				     size_t count)
+{
+	int ret = 0;
+
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		*field = value;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+static ssize_t flipkms_connector_type_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	int type, ret = 0;
+
+	if (kstrtoint(page, 10, &type) || !flipkms_config_connector_type_ok(type))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		connector->type = type;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+static ssize_t flipkms_connector_preferred_mode_store(struct config_item *item,
+						      const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	unsigned int width, height;
+	int ret = 0;
+
+	if (flipkms_output_parse_mode(page, &width, &height))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms) {
+		ret = -EBUSY;
+	} else {
+		connector->width = width;
+		connector->height = height;
+	}
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+static ssize_t flipkms_connector_width_mm_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	unsigned int mm;
+
+	if (kstrtouint(page, 10, &mm) || mm > FLIPKMS_MAX_MM)
+		return -EINVAL;
+	return flipkms_connector_set(cfs, &connector->width_mm, mm, count);
+}
+
+static ssize_t flipkms_connector_height_mm_store(struct config_item *item,
+						 const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	unsigned int mm;
+
+	if (kstrtouint(page, 10, &mm) || mm > FLIPKMS_MAX_MM)
+		return -EINVAL;
+	return flipkms_connector_set(cfs, &connector->height_mm, mm, count);
+}
+
+/* As debugfs's crtc-<i>/vrr_range: EINVAL, or ERANGE for a rate out of 30-255. */
+static ssize_t flipkms_connector_vrr_range_store(struct config_item *item,
+						 const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	struct flipkms_output *out;
+	u32 range;
+	int ret;
+
+	ret = flipkms_vrr_parse(page, &range);
+	if (ret)
+		return ret;
+	mutex_lock(&cfs->dev->lock);
+	connector->vrr_range = range;
+	out = connector->out;
+	if (out) {
+		WRITE_ONCE(out->vrr_range, range);
+		drm_kms_helper_hotplug_event(out->crtc.dev);
+	}
+	mutex_unlock(&cfs->dev->lock);
+	return count;
+}
+
+/* The user EDID as written, nothing while the generated one is in use. */
+static ssize_t flipkms_connector_edid_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	size_t len;
+
+	mutex_lock(&cfs->dev->lock);
+	len = connector->edid_len;
+	if (len)
+		memcpy(page, connector->edid, len);
+	mutex_unlock(&cfs->dev->lock);
+	return len;
+}
+
+/*
+ * A whole EDID in one write (configfs passes up to 4095 bytes), checked by
+ * flipkms_config_edid_check(); a lone newline (echo > edid) goes back to
+ * the generated EDID.
+ */
+static ssize_t flipkms_connector_edid_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	bool clear = count == 1 && page[0] == '\n';
+	u8 *edid = NULL;
+	int ret = 0;
+
+	if (!clear) {
+		ret = flipkms_config_edid_check(page, count);
+		if (ret)
+			return ret;
+		edid = kmemdup(page, count, GFP_KERNEL);
+		if (!edid)
+			return -ENOMEM;
+	}
+	mutex_lock(&cfs->dev->lock);
+	if (connector->out)
+		ret = flipkms_output_set_edid(connector->out, edid,
+					      clear ? 0 : count);
+	if (!ret) {
+		swap(connector->edid, edid);
+		connector->edid_len = clear ? 0 : count;
+		if (connector->out)
+			drm_kms_helper_hotplug_event(connector->out->crtc.dev);
+	}
+	mutex_unlock(&cfs->dev->lock);
+	kfree(edid);
+	return ret ?: count;
+}
+
 CONFIGFS_ATTR(flipkms_plane_, type);
 CONFIGFS_ATTR(flipkms_crtc_, writeback);
 CONFIGFS_ATTR(flipkms_connector_, status);
+CONFIGFS_ATTR(flipkms_connector_, type);
+CONFIGFS_ATTR(flipkms_connector_, preferred_mode);
+CONFIGFS_ATTR(flipkms_connector_, width_mm);
+CONFIGFS_ATTR(flipkms_connector_, height_mm);
+CONFIGFS_ATTR(flipkms_connector_, vrr_range);
+CONFIGFS_ATTR(flipkms_connector_, edid);
 
 static struct configfs_attribute *flipkms_plane_attrs[] = {
 	&flipkms_plane_attr_type,
@@ -252,6 +450,12 @@ static struct configfs_attribute *flipkms_crtc_attrs[] = {
 
 static struct configfs_attribute *flipkms_connector_attrs[] = {
 	&flipkms_connector_attr_status,
+	&flipkms_connector_attr_type,
+	&flipkms_connector_attr_preferred_mode,
+	&flipkms_connector_attr_width_mm,
+	&flipkms_connector_attr_height_mm,
+	&flipkms_connector_attr_vrr_range,
+	&flipkms_connector_attr_edid,
 	NULL,
 };
 

@@ -6,6 +6,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
+#include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
@@ -126,6 +127,10 @@ static const struct drm_driver flipkms_driver = {
 
 /* Devices */
 
+/* Device instances: the default device is 0, as it is created first. */
+static DEFINE_IDA(flipkms_instances);
+#define FLIPKMS_MAX_INSTANCE	999
+
 /* Output @ccrtc->index: its planes (primary, overlays, cursor), CRTC and connectors. */
 static int flipkms_output_create(struct flipkms_device *fkms,
 				 struct flipkms_config_crtc *ccrtc)
@@ -168,7 +173,7 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 	/* From here on teardown owns the CRTC's timers and timeline. */
 	fkms->num_ready++;
 
-	ret = flipkms_output_init(out, index);
+	ret = flipkms_output_init(out, index, ccrtc->encoder->connector);
 	if (ret)
 		return ret;
 	out->status = ccrtc->encoder->connector->status;
@@ -266,21 +271,27 @@ struct flipkms_device *flipkms_device_create(struct flipkms_config *config,
 	fkms->pdev = pdev;
 	fkms->config = config;
 	fkms->num_outputs = config->num_crtcs;
+	fkms->instance = ida_alloc_max(&flipkms_instances, FLIPKMS_MAX_INSTANCE,
+				       GFP_KERNEL);
+	if (fkms->instance < 0) {
+		ret = fkms->instance;
+		goto err_devres;
+	}
 
 	ret = dma_coerce_mask_and_coherent(fkms->drm.dev, DMA_BIT_MASK(64));
 	if (ret)
-		goto err_devres;
+		goto err_instance;
 
 	/* Vblanks are counted by each CRTC's refresh counter (flipkms_crtc.c). */
 	fkms->drm.max_vblank_count = U32_MAX;
 	ret = drm_vblank_init(&fkms->drm, fkms->num_outputs);
 	if (ret)
-		goto err_devres;
+		goto err_instance;
 
 	fkms->infences = flipkms_infences_create(&fkms->drm);
 	if (!fkms->infences) {
 		ret = -ENOMEM;
-		goto err_devres;
+		goto err_instance;
 	}
 
 	ret = flipkms_modeset_init(fkms);
@@ -304,6 +315,8 @@ struct flipkms_device *flipkms_device_create(struct flipkms_config *config,
 err_outputs:
 	flipkms_outputs_fini(fkms);
 	flipkms_infences_destroy(fkms->infences);
+err_instance:
+	ida_free(&flipkms_instances, fkms->instance);
 err_devres:
 	devres_release_group(&pdev->dev, NULL);
 err_unregister:
@@ -327,6 +340,7 @@ void flipkms_device_destroy(struct flipkms_device *fkms)
 	drm_atomic_helper_shutdown(&fkms->drm);
 	flipkms_outputs_fini(fkms);
 	flipkms_infences_destroy(fkms->infences);
+	ida_free(&flipkms_instances, fkms->instance);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
 }

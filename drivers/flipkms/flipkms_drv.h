@@ -8,6 +8,7 @@
 #define _FLIPKMS_DRV_H
 
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 
 #include <drm/drm_connector.h>
@@ -47,6 +48,7 @@
 #define FLIPKMS_LUT_SIZE	256
 
 struct flipkms_config;
+struct flipkms_config_connector;
 struct flipkms_config_crtc;
 struct flipkms_frame;
 struct flipkms_infences;
@@ -154,6 +156,14 @@ struct flipkms_crc_request {
  * @flips:		commits latched
  * @status:		what the connector's detection reports, set through
  *			configfs or debugfs (hot-plug)
+ * @mode_width:		width of the preferred mode
+ * @mode_height:	height of the preferred mode
+ * @width_mm:		the monitor's physical width, 0: at 96 dpi
+ * @height_mm:		its physical height, likewise
+ * @monitor_lock:	protects @edid and @edid_len, which configfs may
+ *			change while the connector probes
+ * @edid:		a user EDID that replaces the generated one, or NULL
+ * @edid_len:		its length in bytes
  * @refresh:		refresh rate of the preferred mode, in Hz
  * @signal_delay_us:	fault: signal out-fences this long after the vblank
  * @drop_vblanks:	fault: vblanks still to drop
@@ -235,6 +245,11 @@ struct flipkms_output {
 	atomic64_t flips;
 
 	enum drm_connector_status status;
+	unsigned int mode_width, mode_height;
+	unsigned int width_mm, height_mm;
+	struct mutex monitor_lock; /* see @monitor_lock above */
+	u8 *edid;
+	size_t edid_len;
 	u32 refresh;
 	u32 signal_delay_us;
 	atomic_t drop_vblanks;
@@ -272,6 +287,8 @@ struct flipkms_output {
  * @pdev:		the platform device it hangs off
  * @config:		its description (flipkms_config.h), until it is
  *			destroyed
+ * @instance:		0 for the default device, else a number no other
+ *			device has now: its EDIDs' serial numbers and names
  * @infences:		stand-ins that bound the planes' in-fence waits
  * @num_outputs:	how many entries of @outputs are in use
  * @num_ready:		how many of them have their CRTC set up, for teardown
@@ -281,6 +298,7 @@ struct flipkms_device {
 	struct drm_device drm;
 	struct platform_device *pdev;
 	struct flipkms_config *config;
+	int instance;
 	struct flipkms_infences *infences;
 	unsigned int num_outputs;
 	unsigned int num_ready;
@@ -367,7 +385,13 @@ void flipkms_debugfs_crtc_init(struct flipkms_output *out);
 
 /* flipkms_output.c */
 int flipkms_output_parse_params(void);
-int flipkms_output_init(struct flipkms_output *out, unsigned int index);
+int flipkms_output_parse_mode(const char *text, unsigned int *width,
+			      unsigned int *height);
+void flipkms_output_default_size(unsigned int *width, unsigned int *height);
+int flipkms_output_init(struct flipkms_output *out, unsigned int index,
+			const struct flipkms_config_connector *config);
+int flipkms_output_set_edid(struct flipkms_output *out, const u8 *edid,
+			    size_t len);
 
 /* flipkms_vrr.c */
 static inline u32 flipkms_vrr_pack(unsigned int min_hz, unsigned int max_hz)
@@ -387,7 +411,7 @@ static inline unsigned int flipkms_vrr_max_hz(u32 range)
 
 int flipkms_vrr_parse(const char *text, u32 *range);
 int flipkms_vrr_parse_params(void);
-void flipkms_vrr_init(struct flipkms_output *out, unsigned int index);
+u32 flipkms_vrr_default(unsigned int index);
 ktime_t flipkms_vrr_next(const struct flipkms_output *out);
 u64 flipkms_vrr_skip(const struct flipkms_output *out, ktime_t *when);
 void flipkms_vrr_flushed(struct flipkms_output *out, bool enabled,
@@ -399,8 +423,9 @@ bool flipkms_vrr_async_refreshes(const struct flipkms_output *out,
 
 /* flipkms_edid.c */
 bool flipkms_edid_fits(const struct drm_display_mode *mode);
-void flipkms_edid_build(u8 *edid, unsigned int index,
-			const struct drm_display_mode *preferred, u32 vrr_range);
+void flipkms_edid_build(u8 *edid, u32 serial, const char *name,
+			const struct drm_display_mode *preferred, u32 vrr_range,
+			unsigned int width_mm, unsigned int height_mm);
 
 /* flipkms_infence.c */
 struct flipkms_infences *flipkms_infences_create(struct drm_device *drm);

@@ -2,12 +2,12 @@
 /*
  * A generated EDID 1.4 base block per connector, so that monitor
  * configuration code sees distinct monitors: manufacturer "FFK", product
- * 0x0001, the output's index + 1 as serial number and in the serial string,
- * "flipkms <index>" as monitor name, the preferred mode as the first
- * detailed timing, and the common small modes as established and standard
- * timings, and the monitor's refresh range in a range limits descriptor,
- * as an adaptive-sync monitor advertises it. The physical size assumes
- * 96 dpi.
+ * 0x0001, a serial number and monitor name distinct on every connector of
+ * every device (flipkms_output.c chooses them), the preferred mode as the
+ * first detailed timing, and the common small modes as established and
+ * standard timings, and the monitor's refresh range in a range limits
+ * descriptor, as an adaptive-sync monitor advertises it. The physical
+ * size is the monitor's, or 96 dpi of the preferred mode.
  */
 
 #include <linux/string.h>
@@ -44,8 +44,12 @@ static void flipkms_edid_text(u8 *d, u8 tag, const char *text)
 		d[5 + len] = '\n';
 }
 
-/* A detailed timing descriptor for @mode, which must fit its fields. */
-static void flipkms_edid_dtd(u8 *d, const struct drm_display_mode *mode)
+/*
+ * A detailed timing descriptor for @mode, which must fit its fields, on a
+ * monitor @hmm by @vmm in size.
+ */
+static void flipkms_edid_dtd(u8 *d, const struct drm_display_mode *mode,
+			     unsigned int hmm, unsigned int vmm)
 {
 	unsigned int hblank = mode->htotal - mode->hdisplay;
 	unsigned int vblank = mode->vtotal - mode->vdisplay;
@@ -53,8 +57,6 @@ static void flipkms_edid_dtd(u8 *d, const struct drm_display_mode *mode)
 	unsigned int hsw = mode->hsync_end - mode->hsync_start;
 	unsigned int vso = mode->vsync_start - mode->vdisplay;
 	unsigned int vsw = mode->vsync_end - mode->vsync_start;
-	unsigned int hmm = flipkms_mm(mode->hdisplay);
-	unsigned int vmm = flipkms_mm(mode->vdisplay);
 	unsigned int clock = mode->clock / 10;
 
 	d[0] = clock & 0xff;
@@ -124,19 +126,24 @@ bool flipkms_edid_fits(const struct drm_display_mode *mode)
 /**
  * flipkms_edid_build() - the EDID of an output
  * @edid:	EDID_LENGTH bytes to fill in
- * @index:	the output's index
+ * @serial:	its serial number, also in the serial string "FFK%08u"
+ * @name:	its monitor name, up to 13 characters
  * @preferred:	its preferred mode, for which flipkms_edid_fits() holds
  * @vrr_range:	its refresh range, flipkms_vrr_pack()ed
+ * @width_mm:	its physical width, up to 2550 mm; 0: @preferred at 96 dpi
+ * @height_mm:	its physical height, likewise
  */
-void flipkms_edid_build(u8 *edid, unsigned int index,
-			const struct drm_display_mode *preferred, u32 vrr_range)
+void flipkms_edid_build(u8 *edid, u32 serial, const char *name,
+			const struct drm_display_mode *preferred, u32 vrr_range,
+			unsigned int width_mm, unsigned int height_mm)
 {
 	static const u8 header[] = { 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00 };
 	/* sRGB primaries and white point, as EDID encodes them. */
 	static const u8 srgb[] = { 0xee, 0x91, 0xa3, 0x54, 0x4c, 0x99, 0x26, 0x0f, 0x50, 0x54 };
 	/* 1280x720, 1280x1024, 1600x900 and 1920x1080, all at 60 Hz. */
 	static const u8 standard[] = { 0x81, 0xc0, 0x81, 0x80, 0xa9, 0xc0, 0xd1, 0xc0 };
-	u32 serial = index + 1;
+	unsigned int hmm = width_mm ?: flipkms_mm(preferred->hdisplay);
+	unsigned int vmm = height_mm ?: flipkms_mm(preferred->vdisplay);
 	char text[14];
 	u8 sum = 0;
 	int i;
@@ -155,8 +162,8 @@ void flipkms_edid_build(u8 *edid, unsigned int index,
 	edid[18] = 1;
 	edid[19] = 4;
 	edid[20] = 0xa0;			/* digital, 8 bits a colour */
-	edid[21] = DIV_ROUND_CLOSEST(flipkms_mm(preferred->hdisplay), 10);
-	edid[22] = DIV_ROUND_CLOSEST(flipkms_mm(preferred->vdisplay), 10);
+	edid[21] = DIV_ROUND_CLOSEST(hmm, 10);
+	edid[22] = DIV_ROUND_CLOSEST(vmm, 10);
 	edid[23] = 220 - 100;			/* gamma 2.2 */
 	/* sRGB, preferred timing is native, continuous frequency (VRR). */
 	edid[24] = 0x07;
@@ -166,9 +173,8 @@ void flipkms_edid_build(u8 *edid, unsigned int index,
 	memcpy(edid + 38, standard, sizeof(standard));
 	memset(edid + 38 + sizeof(standard), 0x01, 16 - sizeof(standard));
 
-	flipkms_edid_dtd(edid + 54, preferred);
-	snprintf(text, sizeof(text), "flipkms %u", index);
-	flipkms_edid_text(edid + 72, EDID_DESC_NAME, text);
+	flipkms_edid_dtd(edid + 54, preferred, hmm, vmm);
+	flipkms_edid_text(edid + 72, EDID_DESC_NAME, name);
 	snprintf(text, sizeof(text), "FFK%08u", serial);
 	flipkms_edid_text(edid + 90, EDID_DESC_SERIAL, text);
 	flipkms_edid_range(edid + 108, vrr_range);

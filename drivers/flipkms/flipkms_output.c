@@ -3,9 +3,11 @@
  * Outputs: a virtual encoder and connector per CRTC. Each connector has an
  * EDID of its own (flipkms_edid.c) and offers the DMT modes from 640x480
  * up to 3840x2160, plus CVT modes up to 3840x2160 and 1920x1080 at the
- * other rates compositors are tested at. The preferred mode's size is a
- * module parameter, its rate the output's refresh_hz. An EDID set through
- * the DRM core's debugfs edid_override stands for the whole monitor: the
+ * other rates compositors are tested at. The preferred mode's size and
+ * the monitor's physical size come from the device's description (the
+ * preferred_mode module parameter, or configfs), the preferred rate is
+ * the output's refresh_hz. A user EDID (configfs) or one set through the
+ * DRM core's debugfs edid_override stands for the whole monitor: the
  * connector then offers its modes only.
  */
 
@@ -13,10 +15,12 @@
 
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_edid.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_modes.h>
 #include <drm/drm_probe_helper.h>
 
 #include "flipkms_compat.h"
+#include "flipkms_config.h"
 #include "flipkms_drv.h"
 
 #define FLIPKMS_MODES_MIN_WIDTH		640
@@ -48,20 +52,50 @@ static const struct {
  */
 int flipkms_output_parse_params(void)
 {
-	unsigned int w, h;
-	char end;
-
-	if (sscanf(preferred_mode, "%ux%u%c", &w, &h, &end) != 2 ||
-	    w < FLIPKMS_MODES_MIN_WIDTH || w > FLIPKMS_MODES_MAX_WIDTH ||
-	    h < FLIPKMS_MODES_MIN_HEIGHT || h > FLIPKMS_MODES_MAX_HEIGHT) {
+	if (flipkms_output_parse_mode(preferred_mode, &preferred_width,
+				      &preferred_height)) {
 		pr_err("flipkms: preferred_mode must be WxH from %ux%u to %ux%u, not '%s'\n",
 		       FLIPKMS_MODES_MIN_WIDTH, FLIPKMS_MODES_MIN_HEIGHT,
 		       FLIPKMS_MODES_MAX_WIDTH, FLIPKMS_MODES_MAX_HEIGHT, preferred_mode);
 		return -EINVAL;
 	}
-	preferred_width = w;
-	preferred_height = h;
 	return 0;
+}
+
+/**
+ * flipkms_output_parse_mode() - read a preferred mode's size
+ * @text:	"WxH", with an optional trailing newline
+ * @width:	set to W on success
+ * @height:	set to H on success
+ *
+ * Returns 0, or -EINVAL for text that is not WxH from 640x480 to 3840x2160.
+ */
+int flipkms_output_parse_mode(const char *text, unsigned int *width,
+			      unsigned int *height)
+{
+	unsigned int w, h;
+	char end = 0;
+	int n;
+
+	n = sscanf(text, "%ux%u%c", &w, &h, &end);
+	if (n < 2 || (n == 3 && end != '\n') ||
+	    w < FLIPKMS_MODES_MIN_WIDTH || w > FLIPKMS_MODES_MAX_WIDTH ||
+	    h < FLIPKMS_MODES_MIN_HEIGHT || h > FLIPKMS_MODES_MAX_HEIGHT)
+		return -EINVAL;
+	*width = w;
+	*height = h;
+	return 0;
+}
+
+/**
+ * flipkms_output_default_size() - the preferred_mode module parameter's size
+ * @width:	set to its width
+ * @height:	set to its height
+ */
+void flipkms_output_default_size(unsigned int *width, unsigned int *height)
+{
+	*width = preferred_width;
+	*height = preferred_height;
 }
 
 static inline struct flipkms_output *connector_to_flipkms_output(struct drm_connector *connector)
@@ -70,54 +104,88 @@ static inline struct flipkms_output *connector_to_flipkms_output(struct drm_conn
 }
 
 /*
- * The preferred size at @refresh: DMT's mode if the table has one (60 Hz),
- * else CVT with reduced blanking, which rounds the width down to a
- * multiple of 8.
+ * The output's preferred size at @refresh: DMT's mode if the table has one
+ * (60 Hz), else CVT with reduced blanking, which rounds the width down to
+ * a multiple of 8.
  */
-static struct drm_display_mode *flipkms_preferred(struct drm_device *drm,
+static struct drm_display_mode *flipkms_preferred(struct flipkms_output *out,
 						  u32 refresh)
 {
+	struct drm_device *drm = out->crtc.dev;
 	struct drm_display_mode *mode = NULL;
 
 	if (refresh == 60)
-		mode = drm_mode_find_dmt(drm, preferred_width, preferred_height,
+		mode = drm_mode_find_dmt(drm, out->mode_width, out->mode_height,
 					 60, false);
 	if (!mode)
-		mode = drm_cvt_mode(drm, preferred_width, preferred_height,
+		mode = drm_cvt_mode(drm, out->mode_width, out->mode_height,
 				    refresh, true, false, false);
 	return mode;
 }
 
 /*
  * The generated EDID, whose first detailed timing is the preferred mode
- * (at 60 Hz when the preferred rate does not fit a detailed timing).
+ * (at 60 Hz when the preferred rate does not fit a detailed timing). Its
+ * serial number and name tell the monitors of every device apart: on the
+ * default device serial index + 1 and name "flipkms <index>", on device
+ * instance N serial N * 100 + index + 1 and name "flipkms N.<index>".
+ * The physical size the EDID holds in cm is exact in display_info.
  */
 static int flipkms_connector_add_edid(struct drm_connector *connector,
 				      const struct drm_display_mode *preferred)
 {
 	struct flipkms_output *out = connector_to_flipkms_output(connector);
+	int instance = to_flipkms_device(connector->dev)->instance;
+	unsigned int index = drm_crtc_index(&out->crtc);
 	struct drm_display_mode *dtd = NULL;
 	u8 edid[EDID_LENGTH];
+	char name[14];
 	int count;
 
 	if (!flipkms_edid_fits(preferred)) {
-		dtd = flipkms_preferred(connector->dev, 60);
+		dtd = flipkms_preferred(out, 60);
 		if (!dtd)
 			return 0;
 	}
-	flipkms_edid_build(edid, drm_crtc_index(&out->crtc), dtd ?: preferred,
-			   READ_ONCE(out->vrr_range));
+	if (instance)
+		snprintf(name, sizeof(name), "flipkms %d.%u", instance, index);
+	else
+		snprintf(name, sizeof(name), "flipkms %u", index);
+	flipkms_edid_build(edid, instance * 100 + index + 1, name,
+			   dtd ?: preferred, READ_ONCE(out->vrr_range),
+			   out->width_mm, out->height_mm);
 	if (dtd)
 		drm_mode_destroy(connector->dev, dtd);
 
 	drm_connector_update_edid_property(connector, (struct edid *)edid);
 	count = drm_add_edid_modes(connector, (struct edid *)edid);
+	if (out->width_mm && out->height_mm) {
+		connector->display_info.width_mm = out->width_mm;
+		connector->display_info.height_mm = out->height_mm;
+	}
+	return count;
+}
+
+/* A user EDID stands for the whole monitor. Returns its modes, or -1 if none. */
+static int flipkms_connector_user_edid(struct drm_connector *connector)
+{
+	struct flipkms_output *out = connector_to_flipkms_output(connector);
+	int count = -1;
+
+	mutex_lock(&out->monitor_lock);
+	if (out->edid) {
+		drm_connector_update_edid_property(connector,
+						   (struct edid *)out->edid);
+		count = drm_add_edid_modes(connector, (struct edid *)out->edid);
+	}
+	mutex_unlock(&out->monitor_lock);
 	return count;
 }
 
 static int flipkms_connector_get_modes(struct drm_connector *connector)
 {
-	u32 refresh = READ_ONCE(connector_to_flipkms_output(connector)->refresh);
+	struct flipkms_output *out = connector_to_flipkms_output(connector);
+	u32 refresh = READ_ONCE(out->refresh);
 	struct drm_display_mode *mode, *preferred;
 	int count, i;
 
@@ -130,8 +198,11 @@ static int flipkms_connector_get_modes(struct drm_connector *connector)
 		return drm_add_edid_modes(connector,
 					  connector->edid_blob_ptr->data);
 #endif
+	count = flipkms_connector_user_edid(connector);
+	if (count >= 0)
+		return count;
 
-	preferred = flipkms_preferred(connector->dev, refresh);
+	preferred = flipkms_preferred(out, refresh);
 	if (!preferred)
 		return drm_add_modes_noedid(connector, FLIPKMS_MODES_MAX_WIDTH,
 					    FLIPKMS_MODES_MAX_HEIGHT);
@@ -190,16 +261,70 @@ static const struct drm_connector_funcs flipkms_connector_funcs = {
 };
 
 /**
+ * flipkms_output_set_edid() - give the monitor a user EDID, or take it away
+ * @out:	the output
+ * @edid:	the EDID, which flipkms_config_edid_check() accepts, or NULL
+ * @len:	its length, 0 with NULL
+ *
+ * The connector offers the EDID's modes alone from its next probe on.
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int flipkms_output_set_edid(struct flipkms_output *out, const u8 *edid,
+			    size_t len)
+{
+	u8 *copy = NULL;
+
+	if (edid) {
+		copy = kmemdup(edid, len, GFP_KERNEL);
+		if (!copy)
+			return -ENOMEM;
+	}
+	mutex_lock(&out->monitor_lock);
+	swap(out->edid, copy);
+	out->edid_len = len;
+	mutex_unlock(&out->monitor_lock);
+	kfree(copy);
+	return 0;
+}
+
+/* When the DRM device goes: the user EDID is the output's to free. */
+static void flipkms_output_release(struct drm_device *drm, void *data)
+{
+	struct flipkms_output *out = data;
+
+	kfree(out->edid);
+	mutex_destroy(&out->monitor_lock);
+}
+
+/**
  * flipkms_output_init() - the encoder and connector of an output
  * @out:	the output, whose CRTC is initialised
  * @index:	its index
+ * @config:	its connector and monitor
  *
  * Returns 0 or a negative errno.
  */
-int flipkms_output_init(struct flipkms_output *out, unsigned int index)
+int flipkms_output_init(struct flipkms_output *out, unsigned int index,
+			const struct flipkms_config_connector *config)
 {
 	struct drm_device *drm = out->crtc.dev;
 	int ret;
+
+	mutex_init(&out->monitor_lock);
+	ret = drmm_add_action_or_reset(drm, flipkms_output_release, out);
+	if (ret)
+		return ret;
+	out->mode_width = config->width;
+	out->mode_height = config->height;
+	out->width_mm = config->width_mm;
+	out->height_mm = config->height_mm;
+	out->vrr_range = config->vrr_range;
+	if (config->edid) {
+		ret = flipkms_output_set_edid(out, config->edid, config->edid_len);
+		if (ret)
+			return ret;
+	}
 
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
@@ -208,16 +333,15 @@ int flipkms_output_init(struct flipkms_output *out, unsigned int index)
 	out->encoder.possible_crtcs = drm_crtc_mask(&out->crtc);
 
 	ret = drmm_connector_init(drm, &out->connector,
-				  &flipkms_connector_funcs,
-				  DRM_MODE_CONNECTOR_VIRTUAL, NULL);
+				  &flipkms_connector_funcs, config->type, NULL);
 	if (ret)
 		return ret;
 	drm_connector_helper_add(&out->connector,
 				 &flipkms_connector_helper_funcs);
 	/* The core gives virtual connectors none: ours has an EDID. */
-	drm_connector_attach_edid_property(&out->connector);
+	if (config->type == DRM_MODE_CONNECTOR_VIRTUAL)
+		drm_connector_attach_edid_property(&out->connector);
 	/* An adaptive-sync monitor, whatever its range (flipkms_vrr.c). */
-	flipkms_vrr_init(out, index);
 	ret = drm_connector_attach_vrr_capable_property(&out->connector);
 	if (ret)
 		return ret;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Variable refresh: each connector is an adaptive-sync monitor with a
- * refresh range (the vrr_range module parameter, crtc-<i>/vrr_range in
- * debugfs), advertised in its EDID. With VRR_ENABLED on and the mode's
- * rate inside the range, a refresh starts when a flip is flushed, no
- * sooner than one mode period after the previous refresh, and no later
- * than one period of the range's minimum rate, when the display repeats
- * its frame on its own. Documentation/flipkms.rst, Variable refresh, is
- * the datasheet. The timer callback and the flush (flipkms_crtc.c) call
- * the helpers here under &flipkms_output.vblank_lock.
+ * refresh range (the vrr_range module parameter, a configfs connector's
+ * vrr_range, crtc-<i>/vrr_range in debugfs), advertised in its EDID.
+ * With VRR_ENABLED on and the mode's rate inside the range, a refresh
+ * starts when a flip is flushed, no sooner than one mode period after the
+ * previous refresh, and no later than one period of the range's minimum
+ * rate, when the display repeats its frame on its own.
+ * Documentation/flipkms.rst, Variable refresh, is the datasheet. The timer
+ * callback and the flush (flipkms_crtc.c) call the helpers here under
+ * &flipkms_output.vblank_lock.
  */
 
 #include <linux/module.h>
@@ -91,13 +92,14 @@ int flipkms_vrr_parse_params(void)
 }
 
 /**
- * flipkms_vrr_init() - the refresh range of a new output
- * @out:	the output
- * @index:	its index
+ * flipkms_vrr_default() - the refresh range the module parameter gives
+ * @index:	an output's index, below FLIPKMS_MAX_OUTPUTS
+ *
+ * Returns the range, flipkms_vrr_pack()ed.
  */
-void flipkms_vrr_init(struct flipkms_output *out, unsigned int index)
+u32 flipkms_vrr_default(unsigned int index)
 {
-	out->vrr_range = flipkms_vrr_ranges[index];
+	return flipkms_vrr_ranges[index];
 }
 
 /**

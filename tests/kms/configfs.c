@@ -9,20 +9,32 @@
  *			with EINVAL; a link to the wrong kind of object or
  *			to another device's is refused, a second link to
  *			the same object too (EEXIST)
+ *   edid-<what>	a connector's edid takes a valid EDID (read back as
+ *			written, "\n" clears it) and refuses a short one, a
+ *			bad checksum, a wrong extension count, a broken
+ *			header and too many blocks with EINVAL
  *   refused-<why>	a topology flipkms cannot build is refused at
  *			enabled with EINVAL, a kernel message says why, and
  *			no device appears
  *   enabled-card	a built device is platform device flipkms-DEVICE
  *			with a card of its own, whose connector, writeback
  *			connector and planes are the description's
+ *   monitor-<what>	the connector's type, preferred mode, physical size
+ *			and refresh range are in its properties and in the
+ *			generated EDID
  *   busy-<what>	while enabled, mkdir, attribute writes and links fail
  *			with EBUSY; rmdir of a linked object and of a
  *			device that has objects fail (configfs's own rules)
  *   hotplug-<status>	connector status changes while enabled: a hotplug
  *			uevent for the card, and the connector's new status
+ *   hotplug-edid-<..>	a user EDID written while enabled: a hotplug uevent,
+ *			the EDID property is it and the modes are its own;
+ *			cleared, the generated EDID is back
  *   two-devices	a second device (two outputs) next to the first:
  *			each card its own, a flip on each CRTC whose
- *			out-fence comes from that device's own timeline
+ *			out-fence comes from that device's own timeline,
+ *			and every monitor of the three devices has an EDID
+ *			serial number and name of its own
  *   unplug-with-client	disabled while a client holds the card: the
  *			client's calls fail with ENODEV, the card goes when
  *			it closes, and the device can be enabled again
@@ -264,6 +276,134 @@ static bool dmesg_has(const char *text)
 	return strstr(buf, text);
 }
 
+/* --- EDIDs --------------------------------------------------------------- */
+
+#define EDID_LEN	128
+
+/* @len bytes to ROOT/@rel in one write(): 0 or -errno. */
+static int write_bytes(const char *rel, const void *data, size_t len)
+{
+	int fd = open(at("%s", rel), O_WRONLY), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/* The bytes of @file, at most @len; how many, or -1. */
+static ssize_t read_bytes(const char *file, void *buf, size_t len)
+{
+	int fd = open(file, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len);
+	close(fd);
+	return n;
+}
+
+static void edid_fix_checksum(unsigned char *block)
+{
+	unsigned char sum = 0;
+
+	for (int i = 0; i < EDID_LEN - 1; i++)
+		sum += block[i];
+	block[EDID_LEN - 1] = (unsigned char)(0x100 - sum);
+}
+
+/* The first non-writeback connector of @fd, or 0. */
+static uint32_t display_connector(int fd)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+	uint32_t id = 0;
+
+	for (int i = 0; res && i < res->count_connectors && !id; i++) {
+		drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+
+		if (c && c->connector_type != DRM_MODE_CONNECTOR_WRITEBACK)
+			id = c->connector_id;
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+	return id;
+}
+
+/* Connector @id's EDID property into @edid (at most @max bytes): its length, or -1. */
+static int edid_of(int fd, uint32_t id, unsigned char *edid, size_t max)
+{
+	drmModePropertyBlobPtr blob;
+	uint64_t blob_id;
+	int len;
+
+	if (kms_prop_get(fd, id, DRM_MODE_OBJECT_CONNECTOR, "EDID", &blob_id) || !blob_id)
+		return -1;
+	blob = drmModeGetPropertyBlob(fd, (uint32_t)blob_id);
+	if (!blob)
+		return -1;
+	len = (int)blob->length;
+	memcpy(edid, blob->data, (size_t)len < max ? (size_t)len : max);
+	drmModeFreePropertyBlob(blob);
+	return len;
+}
+
+/* The text of display descriptor @tag (0xfc name, 0xff serial), trimmed; "" if none. */
+static const char *edid_text(const unsigned char *edid, unsigned char tag)
+{
+	static char out[14];
+	int i;
+
+	out[0] = 0;
+	for (int d = 54; d < 126; d += 18) {
+		if (edid[d] || edid[d + 1] || edid[d + 3] != tag)
+			continue;
+		for (i = 0; i < 13 && edid[d + 5 + i] != '\n'; i++)
+			out[i] = (char)edid[d + 5 + i];
+		out[i] = 0;
+		break;
+	}
+	return out;
+}
+
+/*
+ * "A monitor with a given EDID": the default device's generated EDID
+ * (1920x1080 preferred, 48-144 Hz) renamed "given monitor", serial 4242.
+ */
+static bool given_edid(unsigned char edid[EDID_LEN])
+{
+	static const char name[13] = "given monitor";
+	char file[600];
+	struct dirent *d;
+	DIR *drm = opendir("/sys/devices/platform/flipkms/drm");
+	bool found = false;
+
+	while (drm && (d = readdir(drm)) && !found) {
+		if (strncmp(d->d_name, "card", 4))
+			continue;
+		snprintf(file, sizeof(file), "/sys/devices/platform/flipkms/drm/%s/%s-Virtual-1/edid",
+			 d->d_name, d->d_name);
+		found = read_bytes(file, edid, EDID_LEN) == EDID_LEN;
+	}
+	if (drm)
+		closedir(drm);
+	if (!found)
+		return false;
+	for (int d = 54; d < 126; d += 18)
+		if (!edid[d] && !edid[d + 1] && edid[d + 3] == 0xfc)
+			memcpy(edid + d + 5, name, sizeof(name));
+	edid[12] = 4242 & 0xff;
+	edid[13] = 4242 >> 8;
+	edid_fix_checksum(edid);
+	return true;
+}
+
 /* --- the checks ---------------------------------------------------------- */
 
 static void check_layout(void)
@@ -277,10 +417,16 @@ static void check_layout(void)
 	      !strcmp(read_line(at("t1/planes/p/type")), "0") &&
 	      !strcmp(read_line(at("t1/crtcs/c/writeback")), "0") &&
 	      !strcmp(read_line(at("t1/connectors/n/status")), "1") &&
+	      !strcmp(read_line(at("t1/connectors/n/type")), "15") &&
+	      !strcmp(read_line(at("t1/connectors/n/preferred_mode")), "1920x1080") &&
+	      !strcmp(read_line(at("t1/connectors/n/width_mm")), "0") &&
+	      !strcmp(read_line(at("t1/connectors/n/height_mm")), "0") &&
+	      !strcmp(read_line(at("t1/connectors/n/vrr_range")), "48-144") &&
+	      !strcmp(read_line(at("t1/connectors/n/edid")), "") &&
 	      access(at("t1/planes/p/possible_crtcs"), F_OK) == 0 &&
 	      access(at("t1/encoders/e/possible_crtcs"), F_OK) == 0 &&
 	      access(at("t1/connectors/n/possible_encoders"), F_OK) == 0,
-	      "expected enabled 0, type 0, writeback 0, status 1 and the link directories");
+	      "expected enabled 0, type 0, writeback 0, status 1, connector type 15, 1920x1080, 0x0 mm, 48-144 Hz, no edid and the link directories");
 }
 
 /* @file of t1 takes each of @good (read back as written) and refuses @bad. */
@@ -316,6 +462,80 @@ static void check_attr(const char *name, const char *file, const char *const *go
 		ok(test);
 }
 
+/*
+ * The monitor on t1's connector n, as the cookbook's laptop panel: eDP,
+ * 1366x768, 344x194 mm, 40-75 Hz (the last good value of each stays).
+ */
+static void check_monitor_attrs(void)
+{
+	static const char *const type_good[] = { "11", "15", "14", NULL };
+	static const char *const type_bad[] = { "18", "0", "13", "x", NULL };
+	static const char *const mode_good[] = { "3840x2160", "1366x768", NULL };
+	static const char *const mode_bad[] = { "639x480", "3841x2160", "1366", "x", NULL };
+	static const char *const width_good[] = { "2550", "0", "344", NULL };
+	static const char *const height_good[] = { "0", "194", NULL };
+	static const char *const mm_bad[] = { "2551", "-1", "x", NULL };
+	static const char *const vrr_good[] = { "48-144", "40-75", NULL };
+	static const char *const vrr_bad[] = { "75-40", "40", "x", NULL };
+
+	check_attr("connector-type", "connectors/n/type", type_good, type_bad);
+	check_attr("preferred-mode", "connectors/n/preferred_mode", mode_good, mode_bad);
+	check_attr("width-mm", "connectors/n/width_mm", width_good, mm_bad);
+	check_attr("height-mm", "connectors/n/height_mm", height_good, mm_bad);
+	check_attr("vrr-range", "connectors/n/vrr_range", vrr_good, vrr_bad);
+	check_int("vrr-range-erange", -ERANGE, set("t1", "connectors/n/vrr_range", "20-75"));
+}
+
+/* t1's connector n takes a valid EDID and refuses broken ones; none stays. */
+static void check_edid_attr(void)
+{
+	unsigned char good[EDID_LEN], bad[9 * EDID_LEN], back[EDID_LEN + 1];
+	ssize_t n;
+
+	begin("edid");
+	require(given_edid(good), "the default device's EDID from sysfs");
+	n = write_bytes("t1/connectors/n/edid", good, EDID_LEN) ? -1 :
+	    read_bytes(at("t1/connectors/n/edid"), back, sizeof(back));
+	check("edid-good", n == EDID_LEN && !memcmp(back, good, EDID_LEN),
+	      "wrote a valid EDID, read back %zd bytes%s", n,
+	      n == EDID_LEN ? " that differ" : "");
+	n = write_bytes("t1/connectors/n/edid", "\n", 1) ? -1 :
+	    read_bytes(at("t1/connectors/n/edid"), back, sizeof(back));
+	check_int("edid-clear", 0, n);
+
+	check_int("edid-short", -EINVAL, write_bytes("t1/connectors/n/edid", good, 100));
+	memcpy(bad, good, EDID_LEN);
+	bad[20] ^= 1;
+	check_int("edid-checksum", -EINVAL, write_bytes("t1/connectors/n/edid", bad, EDID_LEN));
+	memcpy(bad, good, EDID_LEN);
+	bad[126] = 1;
+	edid_fix_checksum(bad);
+	check_int("edid-extension-count", -EINVAL,
+		  write_bytes("t1/connectors/n/edid", bad, EDID_LEN));
+	memcpy(bad, good, EDID_LEN);
+	bad[1] = 0;
+	edid_fix_checksum(bad);
+	check_int("edid-header", -EINVAL, write_bytes("t1/connectors/n/edid", bad, EDID_LEN));
+	memset(bad, 0, sizeof(bad));
+	for (int i = 0; i < 9; i++) {
+		memcpy(bad + i * EDID_LEN, i ? bad + EDID_LEN : good, EDID_LEN);
+		if (i == 1) {
+			/* A CTA extension with no data blocks. */
+			memset(bad + EDID_LEN, 0, EDID_LEN);
+			bad[EDID_LEN] = 0x02;
+			bad[EDID_LEN + 1] = 0x03;
+			bad[EDID_LEN + 2] = 4;
+			edid_fix_checksum(bad + EDID_LEN);
+		}
+	}
+	bad[126] = 8;
+	edid_fix_checksum(bad);
+	check_int("edid-too-long", -EINVAL,
+		  write_bytes("t1/connectors/n/edid", bad, sizeof(bad)));
+	check("edid-none-after", read_bytes(at("t1/connectors/n/edid"), back, sizeof(back)) == 0,
+	      "a refused EDID was kept");
+}
+
 static void check_attrs(void)
 {
 	static const char *const type_good[] = { "1", "2", "0", NULL };
@@ -332,6 +552,8 @@ static void check_attrs(void)
 	check_attr("writeback", "crtcs/c/writeback", wb_good, wb_bad);
 	check_attr("status", "connectors/n/status", status_good, status_bad);
 	check_attr("enabled", "enabled", none, enabled_bad);
+	check_monitor_attrs();
+	check_edid_attr();
 
 	require(mkdir(at("other"), 0755) == 0 && mk("other", "crtcs", "c") == 0,
 		"a second device with a CRTC");
@@ -443,10 +665,64 @@ static void check_enabled(struct kms_dev *kd)
 		"writeback connectors cap off");
 }
 
+/*
+ * t1's monitor (check_monitor_attrs()) in the connector's properties and in
+ * its generated EDID: type eDP, preferred 1366x768, 344x194 mm (34x19 cm
+ * in the base block, exact in the detailed timing), range 40-75 Hz, and a
+ * name of this device's ("flipkms N.0", N > 0: not the default device's).
+ */
+static void check_monitor(struct kms_dev *kd)
+{
+	uint32_t id = display_connector(kd->fd);
+	drmModeConnector *c = id ? drmModeGetConnector(kd->fd, id) : NULL;
+	const drmModeModeInfo *preferred = NULL;
+	unsigned char edid[EDID_LEN];
+	const unsigned char *dtd = edid + 54, *range = NULL;
+	int len;
+
+	begin("monitor");
+	require(c != NULL, "t1's connector");
+	if (!c)
+		return;
+	for (int i = 0; i < c->count_modes && !preferred; i++)
+		if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED)
+			preferred = &c->modes[i];
+	check("monitor-type", c->connector_type == DRM_MODE_CONNECTOR_eDP,
+	      "connector type %u, expected eDP (%u)", c->connector_type, DRM_MODE_CONNECTOR_eDP);
+	check("monitor-preferred", preferred && preferred->hdisplay == 1366 &&
+	      preferred->vdisplay == 768, "preferred mode %s, expected 1366x768",
+	      preferred ? preferred->name : "none");
+	check("monitor-size", c->mmWidth == 344 && c->mmHeight == 194,
+	      "%ux%u mm, expected 344x194", c->mmWidth, c->mmHeight);
+	drmModeFreeConnector(c);
+
+	len = edid_of(kd->fd, id, edid, sizeof(edid));
+	require(len == EDID_LEN, "a 128-byte EDID property");
+	for (int d = 72; d < 126; d += 18)
+		if (!edid[d] && !edid[d + 1] && edid[d + 3] == 0xfd)
+			range = edid + d;
+	check("monitor-edid-size", edid[21] == 34 && edid[22] == 19 &&
+	      (dtd[12] | (dtd[14] >> 4) << 8) == 344 && (dtd[13] | (dtd[14] & 0xf) << 8) == 194,
+	      "base block %ux%u cm, detailed timing %ux%u mm; expected 34x19 and 344x194",
+	      edid[21], edid[22], dtd[12] | (dtd[14] >> 4) << 8, dtd[13] | (dtd[14] & 0xf) << 8);
+	check("monitor-edid-mode", (dtd[2] | (dtd[4] >> 4) << 8) == 1366 &&
+	      (dtd[5] | (dtd[7] >> 4) << 8) == 768, "first detailed timing %ux%u, expected 1366x768",
+	      dtd[2] | (dtd[4] >> 4) << 8, dtd[5] | (dtd[7] >> 4) << 8);
+	check("monitor-edid-range", range && range[5] == 40 && range[6] == 75,
+	      "range limits %d-%d Hz, expected 40-75", range ? range[5] : -1, range ? range[6] : -1);
+	check("monitor-edid-name", !strncmp(edid_text(edid, 0xfc), "flipkms ", 8) &&
+	      strchr(edid_text(edid, 0xfc), '.'), "monitor name \"%s\", expected \"flipkms N.0\"",
+	      edid_text(edid, 0xfc));
+}
+
 static void check_busy(void)
 {
 	CHECK_FAILS("busy-mkdir", mk("t1", "planes", "late"), EBUSY);
 	check_int("busy-type", -EBUSY, set("t1", "planes/o/type", "0"));
+	check_int("busy-connector-type", -EBUSY, set("t1", "connectors/n/type", "15"));
+	check_int("busy-preferred-mode", -EBUSY,
+		  set("t1", "connectors/n/preferred_mode", "1920x1080"));
+	check_int("busy-width-mm", -EBUSY, set("t1", "connectors/n/width_mm", "0"));
 	check_int("busy-writeback", -EBUSY, set("t1", "crtcs/c/writeback", "0"));
 	CHECK_FAILS("busy-link", link_at("t1/crtcs/c", "t1/encoders/e/possible_crtcs/x"),
 		    EBUSY);
@@ -495,6 +771,50 @@ static bool uevent_hotplug(int fd, const char *card)
 	return false;
 }
 
+/*
+ * A user EDID while enabled, as another monitor plugged in: a hotplug
+ * uevent, the EDID property is the EDID written, and the modes are its
+ * own (1920x1080 preferred, nothing above it: no 3840x2160 as the
+ * generated EDID's connector offers). Cleared, the generated EDID is back.
+ */
+static void check_hotplug_edid(struct kms_dev *kd, int ufd)
+{
+	unsigned char given[EDID_LEN], edid[EDID_LEN];
+	uint32_t id = display_connector(kd->fd);
+	drmModeConnector *c;
+	bool uevent, big = false, preferred = false;
+	int ret, len;
+
+	begin("hotplug-edid");
+	require(given_edid(given) && id, "the given EDID and t1's connector");
+	ret = write_bytes("t1/connectors/n/edid", given, EDID_LEN);
+	uevent = !ret && uevent_hotplug(ufd, kd->path);
+	c = drmModeGetConnector(kd->fd, id);
+	len = edid_of(kd->fd, id, edid, sizeof(edid));
+	for (int i = 0; c && i < c->count_modes; i++) {
+		big |= c->modes[i].hdisplay > 1920;
+		preferred |= (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) &&
+			     c->modes[i].hdisplay == 1920 && c->modes[i].vdisplay == 1080;
+	}
+	check("hotplug-edid-set", !ret && uevent && len == EDID_LEN &&
+	      !memcmp(edid, given, EDID_LEN) && !big && preferred,
+	      "write %s, uevent %s, EDID property %d bytes %s, modes above 1920 wide %s, 1920x1080 preferred %s",
+	      errno_name(-ret), uevent ? "seen" : "not seen", len,
+	      len == EDID_LEN && !memcmp(edid, given, EDID_LEN) ? "as written" : "not as written",
+	      big ? "offered" : "none", preferred ? "yes" : "no");
+	drmModeFreeConnector(c);
+
+	ret = write_bytes("t1/connectors/n/edid", "\n", 1);
+	uevent = !ret && uevent_hotplug(ufd, kd->path);
+	c = drmModeGetConnector(kd->fd, id);
+	len = edid_of(kd->fd, id, edid, sizeof(edid));
+	check("hotplug-edid-cleared", !ret && uevent && c && len == EDID_LEN &&
+	      strchr(edid_text(edid, 0xfc), '.'),
+	      "clear %s, uevent %s, EDID property %d bytes named \"%s\"", errno_name(-ret),
+	      uevent ? "seen" : "not seen", len, len > 0 ? edid_text(edid, 0xfc) : "");
+	drmModeFreeConnector(c);
+}
+
 static void check_hotplug(struct kms_dev *kd)
 {
 	static const struct {
@@ -531,6 +851,7 @@ static void check_hotplug(struct kms_dev *kd)
 		      c ? (int)c->connection : -1, steps[i].connection);
 		drmModeFreeConnector(c);
 	}
+	check_hotplug_edid(kd, fd);
 	close(fd);
 }
 
@@ -576,6 +897,47 @@ static void check_flips(struct kms_dev *kd, const char *dev, int ncrtcs)
 	}
 }
 
+/* Every monitor of the default device, t1 and t2 has a serial and name of its own. */
+static void check_distinct_edids(struct kms_dev *kd1, struct kms_dev *kd2)
+{
+	char names[8][14];
+	uint32_t serials[8];
+	struct kms_dev kd0;
+	int n = 0, fds[3], same = -1, other = -1;
+
+	begin("edid-distinct");
+	require(kms_open(&kd0, "flipkms", 0) == 0, "open the default device");
+	fds[0] = kd0.fd;
+	fds[1] = kd1->fd;
+	fds[2] = kd2->fd;
+	for (int f = 0; f < 3; f++) {
+		drmModeRes *res = drmModeGetResources(fds[f]);
+
+		for (int i = 0; res && i < res->count_connectors && n < 8; i++) {
+			/* Probing it sets the EDID property; GetResources does not. */
+			drmModeConnector *c = drmModeGetConnector(fds[f], res->connectors[i]);
+			unsigned char edid[EDID_LEN];
+
+			drmModeFreeConnector(c);
+			if (edid_of(fds[f], res->connectors[i], edid, sizeof(edid)) != EDID_LEN)
+				continue;
+			serials[n] = edid[12] | edid[13] << 8 | edid[14] << 16 | (uint32_t)edid[15] << 24;
+			snprintf(names[n], sizeof(names[n]), "%s", edid_text(edid, 0xfc));
+			for (int j = 0; j < n && same < 0; j++)
+				if (serials[j] == serials[n] || !strcmp(names[j], names[n]))
+					same = j, other = n;
+			n++;
+		}
+		drmModeFreeResources(res);
+	}
+	kms_close(&kd0);
+	if (same >= 0)
+		not_ok("edid-distinct", "monitors %d and %d: serials %u and %u, names \"%s\" and \"%s\"",
+		       same, other, serials[same], serials[other], names[same], names[other]);
+	else
+		check_int("edid-distinct", 4, n);
+}
+
 static void check_two_devices(struct kms_dev *kd1)
 {
 	struct kms_dev kd2;
@@ -587,6 +949,7 @@ static void check_two_devices(struct kms_dev *kd1)
 	require(open_card("t2", &kd2) == 0, "open the card of flipkms-t2");
 	check("two-devices-cards", strcmp(kd1->path, kd2.path),
 	      "both devices are %s", kd1->path);
+	check_distinct_edids(kd1, &kd2);
 	check_flips(kd1, "t1", 1);
 	check_flips(&kd2, "t2", 2);
 	close(kd2.fd);
@@ -710,6 +1073,7 @@ int main(int argc, char **argv)
 	check_attrs();
 	check_refusals();
 	check_enabled(&kd);
+	check_monitor(&kd);
 	check_busy();
 	check_hotplug(&kd);
 	check_two_devices(&kd);
