@@ -128,7 +128,7 @@ struct flipkms_config_plane *flipkms_config_add_plane(struct flipkms_config *con
 }
 
 /**
- * flipkms_config_add_crtc() - add a CRTC without writeback
+ * flipkms_config_add_crtc() - add a 60 Hz CRTC without writeback or faults
  * @config:	the description
  * @name:	the CRTC's name
  *
@@ -142,6 +142,7 @@ struct flipkms_config_crtc *flipkms_config_add_crtc(struct flipkms_config *confi
 	if (!crtc)
 		return NULL;
 	strscpy(crtc->name, name, sizeof(crtc->name));
+	crtc->refresh = 60;
 	list_add_tail(&crtc->link, &config->crtcs);
 	return crtc;
 }

@@ -47,6 +47,12 @@ struct flipkms_config_plane {
  * @link:	in &flipkms_config.crtcs
  * @name:	for messages
  * @writeback:	give it a writeback connector
+ * @refresh:	the preferred mode's rate, in Hz
+ * @signal_delay_us: the faults debugfs controls, as the device starts
+ * @drop_vblanks: likewise
+ * @stall_ms:	likewise (stall_commit_ms)
+ * @fence_error: likewise
+ * @vrr_hold:	likewise
  * @index:	its index on the device, set by flipkms_config_check()
  * @primary:	its primary plane, set likewise
  * @cursor:	its cursor plane or NULL, set likewise
@@ -56,6 +62,12 @@ struct flipkms_config_crtc {
 	struct list_head link;
 	char name[FLIPKMS_CONFIG_NAME_LEN];
 	bool writeback;
+	unsigned int refresh;
+	unsigned int signal_delay_us;
+	unsigned int drop_vblanks;
+	unsigned int stall_ms;
+	unsigned int fence_error;
+	unsigned int vrr_hold;
 	unsigned int index;
 	struct flipkms_config_plane *primary;
 	struct flipkms_config_plane *cursor;

@@ -8,6 +8,10 @@
  *                                          2 cursor (enum drm_plane_type)
  *   flipkms/DEVICE/planes/P/possible_crtcs/      links to crtcs/C
  *   flipkms/DEVICE/crtcs/C/writeback       0 (default)/1
+ *   flipkms/DEVICE/crtcs/C/refresh_hz      30-240 (default 60), and the
+ *     signal_delay_us, drop_vblanks,      defaults (0) of the debugfs
+ *     stall_commit_ms, fence_error,       controls of the same names,
+ *     vrr_hold                            taken as the device is enabled
  *   flipkms/DEVICE/encoders/E/possible_crtcs/    links to crtcs/C
  *   flipkms/DEVICE/connectors/N/status     1 connected (default),
  *                                          2 disconnected, 3 unknown
@@ -36,6 +40,7 @@
  */
 
 #include <linux/configfs.h>
+#include <linux/err.h>
 #include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -428,6 +433,82 @@ static ssize_t flipkms_connector_edid_store(struct config_item *item,
 	return ret ?: count;
 }
 
+/*
+ * A CRTC's refresh rate and the defaults of its debugfs fault controls
+ * (crtc-<i>/ in the card's debugfs directory), which take them as the
+ * device is enabled; fixed while it is (debugfs changes them then).
+ */
+static ssize_t flipkms_crtc_show(struct flipkms_cfs_object *cfs,
+				 const unsigned int *field, char *page)
+{
+	unsigned int value;
+
+	mutex_lock(&cfs->dev->lock);
+	value = *field;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%u\n", value);
+}
+
+static ssize_t flipkms_crtc_store(struct flipkms_cfs_object *cfs,
+				  unsigned int *field, unsigned int min,
+				  unsigned int max, const char *page, size_t count)
+{
+	unsigned int value;
+	int ret = 0;
+
+	if (kstrtouint(page, 10, &value) || value < min || value > max)
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		*field = value;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+/* The CRTC's unsigned int at @offset in struct flipkms_config_crtc. */
+static unsigned int *flipkms_crtc_field(struct config_item *item, size_t offset)
+{
+	return (unsigned int *)((u8 *)to_cfs_object(item)->obj + offset);
+}
+
+#define FLIPKMS_CRTC_ATTR(attr, offset, min, max)				\
+static unsigned int *flipkms_crtc_##attr(struct config_item *item)		\
+{										\
+	return flipkms_crtc_field(item, offset);				\
+}										\
+										\
+static ssize_t flipkms_crtc_##attr##_show(struct config_item *item, char *page) \
+{										\
+	return flipkms_crtc_show(to_cfs_object(item),				\
+				 flipkms_crtc_##attr(item), page);		\
+}										\
+										\
+static ssize_t flipkms_crtc_##attr##_store(struct config_item *item,		\
+					   const char *page, size_t count)	\
+{										\
+	return flipkms_crtc_store(to_cfs_object(item),				\
+				  flipkms_crtc_##attr(item), min, max,		\
+				  page, count);					\
+}										\
+										\
+CONFIGFS_ATTR(flipkms_crtc_, attr)
+
+#define FLIPKMS_CRTC_OFFSET(field) offsetof(struct flipkms_config_crtc, field)
+
+FLIPKMS_CRTC_ATTR(refresh_hz, FLIPKMS_CRTC_OFFSET(refresh),
+		  FLIPKMS_MIN_REFRESH, FLIPKMS_MAX_REFRESH);
+FLIPKMS_CRTC_ATTR(signal_delay_us, FLIPKMS_CRTC_OFFSET(signal_delay_us),
+		  0, FLIPKMS_MAX_SIGNAL_DELAY_US);
+FLIPKMS_CRTC_ATTR(drop_vblanks, FLIPKMS_CRTC_OFFSET(drop_vblanks),
+		  0, FLIPKMS_MAX_DROP_VBLANKS);
+FLIPKMS_CRTC_ATTR(stall_commit_ms, FLIPKMS_CRTC_OFFSET(stall_ms),
+		  0, FLIPKMS_MAX_STALL_MS);
+FLIPKMS_CRTC_ATTR(fence_error, FLIPKMS_CRTC_OFFSET(fence_error), 0, MAX_ERRNO);
+FLIPKMS_CRTC_ATTR(vrr_hold, FLIPKMS_CRTC_OFFSET(vrr_hold),
+		  0, FLIPKMS_MAX_VRR_HOLD);
+
 CONFIGFS_ATTR(flipkms_plane_, type);
 CONFIGFS_ATTR(flipkms_crtc_, writeback);
 CONFIGFS_ATTR(flipkms_connector_, status);
@@ -445,6 +526,12 @@ static struct configfs_attribute *flipkms_plane_attrs[] = {
 
 static struct configfs_attribute *flipkms_crtc_attrs[] = {
 	&flipkms_crtc_attr_writeback,
+	&flipkms_crtc_attr_refresh_hz,
+	&flipkms_crtc_attr_signal_delay_us,
+	&flipkms_crtc_attr_drop_vblanks,
+	&flipkms_crtc_attr_stall_commit_ms,
+	&flipkms_crtc_attr_fence_error,
+	&flipkms_crtc_attr_vrr_hold,
 	NULL,
 };
 

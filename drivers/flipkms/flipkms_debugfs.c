@@ -209,7 +209,7 @@ static int flipkms_signal_delay_get(void *data, u64 *val)
 
 static int flipkms_signal_delay_set(void *data, u64 val)
 {
-	if (val > 5 * USEC_PER_SEC)
+	if (val > FLIPKMS_MAX_SIGNAL_DELAY_US)
 		return -EINVAL;
 	WRITE_ONCE(*(u32 *)data, val);
 	return 0;
@@ -217,17 +217,17 @@ static int flipkms_signal_delay_set(void *data, u64 val)
 
 static int flipkms_drop_vblanks_set(void *data, u64 val)
 {
-	return flipkms_fault_set(data, val, 240);
+	return flipkms_fault_set(data, val, FLIPKMS_MAX_DROP_VBLANKS);
 }
 
 static int flipkms_stall_commit_set(void *data, u64 val)
 {
-	return flipkms_fault_set(data, val, 5000);
+	return flipkms_fault_set(data, val, FLIPKMS_MAX_STALL_MS);
 }
 
 static int flipkms_vrr_hold_set(void *data, u64 val)
 {
-	return flipkms_fault_set(data, val, 240);
+	return flipkms_fault_set(data, val, FLIPKMS_MAX_VRR_HOLD);
 }
 
 static int flipkms_fence_error_set(void *data, u64 val)

@@ -173,6 +173,14 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 	/* From here on teardown owns the CRTC's timers and timeline. */
 	fkms->num_ready++;
 
+	/* Its debugfs controls as they start (Documentation/flipkms.rst). */
+	out->refresh = ccrtc->refresh;
+	out->signal_delay_us = ccrtc->signal_delay_us;
+	atomic_set(&out->drop_vblanks, ccrtc->drop_vblanks);
+	atomic_set(&out->stall_ms, ccrtc->stall_ms);
+	atomic_set(&out->fence_error, ccrtc->fence_error);
+	atomic_set(&out->vrr_hold, ccrtc->vrr_hold);
+
 	ret = flipkms_output_init(out, index, ccrtc->encoder->connector);
 	if (ret)
 		return ret;

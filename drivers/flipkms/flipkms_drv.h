@@ -44,6 +44,14 @@
  */
 #define FLIPKMS_VRR_MIN_HZ	FLIPKMS_MIN_REFRESH
 #define FLIPKMS_VRR_MAX_HZ	255
+/*
+ * The fault controls' bounds (debugfs, configfs defaults): no setting can
+ * hang a CRTC (Documentation/flipkms.rst, Debugfs controls).
+ */
+#define FLIPKMS_MAX_SIGNAL_DELAY_US	(5 * USEC_PER_SEC)
+#define FLIPKMS_MAX_DROP_VBLANKS	240
+#define FLIPKMS_MAX_STALL_MS		5000
+#define FLIPKMS_MAX_VRR_HOLD		240
 /* Entries of the GAMMA_LUT, as many as most hardware offers. */
 #define FLIPKMS_LUT_SIZE	256
 

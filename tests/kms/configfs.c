@@ -30,6 +30,9 @@
  *   hotplug-edid-<..>	a user EDID written while enabled: a hotplug uevent,
  *			the EDID property is it and the modes are its own;
  *			cleared, the generated EDID is back
+ *   crtc-defaults	a CRTC's refresh rate and fault defaults: its debugfs
+ *			controls start at them, its preferred mode runs at
+ *			its rate
  *   two-devices	a second device (two outputs) next to the first:
  *			each card its own, a flip on each CRTC whose
  *			out-fence comes from that device's own timeline,
@@ -536,6 +539,28 @@ static void check_edid_attr(void)
 	      "a refused EDID was kept");
 }
 
+/* t1's CRTC c: its refresh rate and fault defaults, left at their defaults. */
+static void check_crtc_attrs(void)
+{
+	static const char *const refresh_good[] = { "240", "30", "60", NULL };
+	static const char *const refresh_bad[] = { "29", "241", "x", NULL };
+	static const char *const delay_good[] = { "5000000", "0", NULL };
+	static const char *const delay_bad[] = { "5000001", "-1", NULL };
+	static const char *const count_good[] = { "240", "0", NULL };
+	static const char *const count_bad[] = { "241", "x", NULL };
+	static const char *const stall_good[] = { "5000", "0", NULL };
+	static const char *const stall_bad[] = { "5001", NULL };
+	static const char *const errno_good[] = { "4095", "0", NULL };
+	static const char *const errno_bad[] = { "4096", NULL };
+
+	check_attr("refresh-hz", "crtcs/c/refresh_hz", refresh_good, refresh_bad);
+	check_attr("signal-delay-us", "crtcs/c/signal_delay_us", delay_good, delay_bad);
+	check_attr("drop-vblanks", "crtcs/c/drop_vblanks", count_good, count_bad);
+	check_attr("stall-commit-ms", "crtcs/c/stall_commit_ms", stall_good, stall_bad);
+	check_attr("fence-error", "crtcs/c/fence_error", errno_good, errno_bad);
+	check_attr("vrr-hold", "crtcs/c/vrr_hold", count_good, count_bad);
+}
+
 static void check_attrs(void)
 {
 	static const char *const type_good[] = { "1", "2", "0", NULL };
@@ -554,6 +579,7 @@ static void check_attrs(void)
 	check_attr("enabled", "enabled", none, enabled_bad);
 	check_monitor_attrs();
 	check_edid_attr();
+	check_crtc_attrs();
 
 	require(mkdir(at("other"), 0755) == 0 && mk("other", "crtcs", "c") == 0,
 		"a second device with a CRTC");
@@ -723,6 +749,8 @@ static void check_busy(void)
 	check_int("busy-preferred-mode", -EBUSY,
 		  set("t1", "connectors/n/preferred_mode", "1920x1080"));
 	check_int("busy-width-mm", -EBUSY, set("t1", "connectors/n/width_mm", "0"));
+	check_int("busy-refresh-hz", -EBUSY, set("t1", "crtcs/c/refresh_hz", "60"));
+	check_int("busy-drop-vblanks", -EBUSY, set("t1", "crtcs/c/drop_vblanks", "0"));
 	check_int("busy-writeback", -EBUSY, set("t1", "crtcs/c/writeback", "0"));
 	CHECK_FAILS("busy-link", link_at("t1/crtcs/c", "t1/encoders/e/possible_crtcs/x"),
 		    EBUSY);
@@ -938,6 +966,54 @@ static void check_distinct_edids(struct kms_dev *kd1, struct kms_dev *kd2)
 		check_int("edid-distinct", 4, n);
 }
 
+/*
+ * t2's crtc-1 as configured before it was enabled (check_two_devices()):
+ * its debugfs controls start at the configured values, and its preferred
+ * mode runs at its refresh rate.
+ */
+static void check_crtc_defaults(struct kms_dev *kd)
+{
+	static const char *const want[][2] = {
+		{ "refresh_hz", "75" }, { "signal_delay_us", "1000" },
+		{ "drop_vblanks", "1" }, { "stall_commit_ms", "20" },
+		{ "fence_error", "0" }, { "vrr_hold", "3" },
+	};
+	const drmModeModeInfo *preferred = NULL;
+	drmModeConnector *c = NULL;
+	drmModeRes *res;
+	char file[128];
+	int minor = -1;
+
+	sscanf(kd->path, "/dev/dri/card%d", &minor);
+	for (unsigned int i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(file, sizeof(file), "/sys/kernel/debug/dri/%d/crtc-1/%s", minor, want[i][0]);
+		if (strcmp(read_line(file), want[i][1])) {
+			not_ok("crtc-defaults", "%s reads \"%s\", expected %s", file, read_line(file),
+			       want[i][1]);
+			goto modes;
+		}
+	}
+	ok("crtc-defaults");
+modes:
+	/* t2's connectors in order: n0's output first, then n1's (crtc-1). */
+	res = drmModeGetResources(kd->fd);
+	for (int i = 0, seen = 0; res && i < res->count_connectors && !c; i++) {
+		c = drmModeGetConnector(kd->fd, res->connectors[i]);
+		if (c && (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK || seen++ != 1)) {
+			drmModeFreeConnector(c);
+			c = NULL;
+		}
+	}
+	drmModeFreeResources(res);
+	for (int i = 0; c && i < c->count_modes && !preferred; i++)
+		if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED)
+			preferred = &c->modes[i];
+	check("crtc-refresh", preferred && preferred->vrefresh == 75,
+	      "crtc-1's preferred mode %s at %u Hz, expected 75 Hz",
+	      preferred ? preferred->name : "none", preferred ? preferred->vrefresh : 0);
+	drmModeFreeConnector(c);
+}
+
 static void check_two_devices(struct kms_dev *kd1)
 {
 	struct kms_dev kd2;
@@ -945,8 +1021,14 @@ static void check_two_devices(struct kms_dev *kd1)
 	begin("two-devices");
 	require(mkdir(at("t2"), 0755) == 0 && add_output("t2", 0) == 0 && add_output("t2", 1) == 0,
 		"t2 with two outputs");
+	require(!set("t2", "crtcs/crtc-1/refresh_hz", "75") &&
+		!set("t2", "crtcs/crtc-1/signal_delay_us", "1000") &&
+		!set("t2", "crtcs/crtc-1/drop_vblanks", "1") &&
+		!set("t2", "crtcs/crtc-1/stall_commit_ms", "20") &&
+		!set("t2", "crtcs/crtc-1/vrr_hold", "3"), "t2's crtc-1 at 75 Hz, with faults");
 	require(set("t2", "enabled", "1") == 0, "enable t2");
 	require(open_card("t2", &kd2) == 0, "open the card of flipkms-t2");
+	check_crtc_defaults(&kd2);
 	check("two-devices-cards", strcmp(kd1->path, kd2.path),
 	      "both devices are %s", kd1->path);
 	check_distinct_edids(kd1, &kd2);
