@@ -13,6 +13,7 @@
 #include <linux/string.h>
 
 #include <drm/drm_edid.h>
+#include <drm/drm_fourcc.h>
 
 #include "flipkms_config.h"
 #include "flipkms_drv.h"
@@ -107,7 +108,7 @@ struct flipkms_config *flipkms_config_create(const char *name)
 }
 
 /**
- * flipkms_config_add_plane() - add an overlay plane, linked to nothing
+ * flipkms_config_add_plane() - add an overlay plane with every format, linked to nothing
  * @config:	the description
  * @name:	the plane's name
  *
@@ -122,6 +123,8 @@ struct flipkms_config_plane *flipkms_config_add_plane(struct flipkms_config *con
 		return NULL;
 	strscpy(plane->name, name, sizeof(plane->name));
 	plane->type = DRM_PLANE_TYPE_OVERLAY;
+	plane->formats = U64_MAX;
+	plane->zpos = -1;
 	xa_init_flags(&plane->crtcs, XA_FLAGS_ALLOC);
 	list_add_tail(&plane->link, &config->planes);
 	return plane;
@@ -418,6 +421,26 @@ struct flipkms_config *flipkms_config_default(unsigned int outputs,
 	-EINVAL;							\
 })
 
+/**
+ * flipkms_config_plane_formats() - the formats a plane of @type may offer
+ * @type:	primary, overlay or cursor
+ *
+ * Returns a mask over flipkms_plane_formats(): all of them, for a cursor
+ * the RGB ones.
+ */
+u64 flipkms_config_plane_formats(enum drm_plane_type type)
+{
+	unsigned int i, n;
+	const u32 *formats = flipkms_plane_formats(&n);
+	u64 mask = 0;
+
+	for (i = 0; i < n; i++)
+		if (type != DRM_PLANE_TYPE_CURSOR ||
+		    !drm_format_info(formats[i])->is_yuv)
+			mask |= BIT_ULL(i);
+	return mask;
+}
+
 /* Each plane serves one CRTC: one primary and at most one cursor each. */
 static int flipkms_check_planes(struct flipkms_config *config)
 {
@@ -427,6 +450,10 @@ static int flipkms_check_planes(struct flipkms_config *config)
 	unsigned int n;
 
 	list_for_each_entry(plane, &config->planes, link) {
+		if (!(plane->formats & flipkms_config_plane_formats(plane->type)))
+			return flipkms_refuse(config,
+					      "plane %s offers no format flipkms has for its type",
+					      plane->name);
 		n = flipkms_links_count(&plane->crtcs);
 		if (n != 1)
 			return flipkms_refuse(config,

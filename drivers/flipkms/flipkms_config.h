@@ -21,6 +21,8 @@
 
 /* A user EDID: 1 to 8 blocks of EDID_LENGTH (128) bytes, in one write. */
 #define FLIPKMS_EDID_MAX_BLOCKS	8
+/* The highest zpos a plane may be given. */
+#define FLIPKMS_MAX_ZPOS	255
 /* A physical size: what an EDID's size in cm can say, in mm. */
 #define FLIPKMS_MAX_MM		2550
 
@@ -33,12 +35,16 @@ struct flipkms_output;
  * @link:	in &flipkms_config.planes
  * @name:	for messages
  * @type:	primary, overlay or cursor
+ * @formats:	the formats it offers, bit i for flipkms_plane_formats()[i]
+ * @zpos:	its place in the stack, -1 for flipkms's order
  * @crtcs:	the CRTCs it may serve (struct flipkms_config_crtc)
  */
 struct flipkms_config_plane {
 	struct list_head link;
 	char name[FLIPKMS_CONFIG_NAME_LEN];
 	enum drm_plane_type type;
+	u64 formats;
+	int zpos;
 	struct xarray crtcs;
 };
 
@@ -164,6 +170,7 @@ struct flipkms_config_crtc *
 flipkms_config_plane_crtc(struct flipkms_config_plane *plane);
 int flipkms_config_link(struct xarray *links, void *target);
 bool flipkms_config_connector_type_ok(int type);
+u64 flipkms_config_plane_formats(enum drm_plane_type type);
 int flipkms_config_edid_check(const u8 *edid, size_t len);
 void flipkms_config_unlink(struct xarray *links, void *target);
 

@@ -6,6 +6,9 @@
  *   flipkms/DEVICE/enabled                 0/1: build or unplug the device
  *   flipkms/DEVICE/planes/P/type           0 overlay (default), 1 primary,
  *                                          2 cursor (enum drm_plane_type)
+ *   flipkms/DEVICE/planes/P/supported_formats  +FOURCC, -FOURCC, +*, -*
+ *                                          (default: all of flipkms's)
+ *   flipkms/DEVICE/planes/P/zpos           0-255, -1 (default): in order
  *   flipkms/DEVICE/planes/P/possible_crtcs/      links to crtcs/C
  *   flipkms/DEVICE/crtcs/C/writeback       0 (default)/1
  *   flipkms/DEVICE/crtcs/C/refresh_hz      30-240 (default 60), and the
@@ -46,6 +49,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
+#include <drm/drm_fourcc.h>
 #include <drm/drm_probe_helper.h>
 
 #include "flipkms_config.h"
@@ -248,6 +252,94 @@ static ssize_t flipkms_connector_status_store(struct config_item *item,
 	}
 	mutex_unlock(&cfs->dev->lock);
 	return count;
+}
+
+/*
+ * The formats a plane offers, as vkms's series writes them: "+FOURCC"
+ * adds one of flipkms's formats ("+AR24"), "-FOURCC" takes it away, "+*"
+ * and "-*" all of them. Read: the fourccs offered, space-separated.
+ */
+static ssize_t flipkms_plane_supported_formats_show(struct config_item *item,
+						    char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_plane *plane = cfs->obj;
+	const u32 *formats;
+	unsigned int i, n;
+	ssize_t len = 0;
+
+	formats = flipkms_plane_formats(&n);
+	mutex_lock(&cfs->dev->lock);
+	for (i = 0; i < n; i++)
+		if (plane->formats & BIT_ULL(i))
+			len += sprintf(page + len, "%s%c%c%c%c", len ? " " : "",
+				       formats[i] & 0xff, (formats[i] >> 8) & 0xff,
+				       (formats[i] >> 16) & 0xff, formats[i] >> 24);
+	mutex_unlock(&cfs->dev->lock);
+	return len + sprintf(page + len, "\n");
+}
+
+static ssize_t flipkms_plane_supported_formats_store(struct config_item *item,
+						     const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_plane *plane = cfs->obj;
+	size_t len = strcspn(page, "\n");
+	u64 mask = 0;
+	const u32 *formats;
+	unsigned int i, n;
+	int ret = 0;
+
+	formats = flipkms_plane_formats(&n);
+	if ((page[0] != '+' && page[0] != '-') || (len != 2 && len != 5))
+		return -EINVAL;
+	if (len == 2 && page[1] == '*')
+		mask = U64_MAX;
+	for (i = 0; len == 5 && i < n; i++)
+		if (formats[i] == fourcc_code(page[1], page[2], page[3], page[4]))
+			mask = BIT_ULL(i);
+	if (!mask)
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else if (page[0] == '+')
+		plane->formats |= mask;
+	else
+		plane->formats &= ~mask;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+/* The plane's immutable zpos, 0-255, or -1 (the default) for flipkms's order. */
+static ssize_t flipkms_plane_zpos_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_plane *plane = cfs->obj;
+	int zpos;
+
+	mutex_lock(&cfs->dev->lock);
+	zpos = plane->zpos;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%d\n", zpos);
+}
+
+static ssize_t flipkms_plane_zpos_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_plane *plane = cfs->obj;
+	int zpos, ret = 0;
+
+	if (kstrtoint(page, 10, &zpos) || zpos < -1 || zpos > FLIPKMS_MAX_ZPOS)
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		plane->zpos = zpos;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
 }
 
 /*
@@ -510,6 +602,8 @@ FLIPKMS_CRTC_ATTR(vrr_hold, FLIPKMS_CRTC_OFFSET(vrr_hold),
 		  0, FLIPKMS_MAX_VRR_HOLD);
 
 CONFIGFS_ATTR(flipkms_plane_, type);
+CONFIGFS_ATTR(flipkms_plane_, supported_formats);
+CONFIGFS_ATTR(flipkms_plane_, zpos);
 CONFIGFS_ATTR(flipkms_crtc_, writeback);
 CONFIGFS_ATTR(flipkms_connector_, status);
 CONFIGFS_ATTR(flipkms_connector_, type);
@@ -521,6 +615,8 @@ CONFIGFS_ATTR(flipkms_connector_, edid);
 
 static struct configfs_attribute *flipkms_plane_attrs[] = {
 	&flipkms_plane_attr_type,
+	&flipkms_plane_attr_supported_formats,
+	&flipkms_plane_attr_zpos,
 	NULL,
 };
 

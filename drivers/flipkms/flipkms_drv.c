@@ -131,6 +131,17 @@ static const struct drm_driver flipkms_driver = {
 static DEFINE_IDA(flipkms_instances);
 #define FLIPKMS_MAX_INSTANCE	999
 
+/*
+ * A plane's zpos: the description's, else @order, flipkms's: the primary
+ * at 0, the overlays above it in the order they were made, the cursor on
+ * top. Equal ones stack in that order too (normalize_zpos).
+ */
+static unsigned int flipkms_zpos(const struct flipkms_config_plane *plane,
+				 unsigned int order)
+{
+	return plane->zpos >= 0 ? plane->zpos : order;
+}
+
 /* Output @ccrtc->index: its planes (primary, overlays, cursor), CRTC and connectors. */
 static int flipkms_output_create(struct flipkms_device *fkms,
 				 struct flipkms_config_crtc *ccrtc)
@@ -144,7 +155,9 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 	if ((int)index == fkms->config->fail_output)
 		return -ENOMEM;
 
-	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index, 0);
+	primary = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_PRIMARY, index,
+				       flipkms_zpos(ccrtc->primary, 0),
+				       ccrtc->primary->formats);
 	if (IS_ERR(primary))
 		return PTR_ERR(primary);
 	out->primary = primary;
@@ -154,14 +167,16 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 		    flipkms_config_plane_crtc(cplane) != ccrtc)
 			continue;
 		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_OVERLAY,
-					     index, zpos++);
+					     index, flipkms_zpos(cplane, zpos++),
+					     cplane->formats);
 		if (IS_ERR(plane))
 			return PTR_ERR(plane);
 	}
 
 	if (ccrtc->cursor) {
 		plane = flipkms_plane_create(&fkms->drm, DRM_PLANE_TYPE_CURSOR,
-					     index, zpos);
+					     index, flipkms_zpos(ccrtc->cursor, zpos),
+					     ccrtc->cursor->formats);
 		if (IS_ERR(plane))
 			return PTR_ERR(plane);
 		out->cursor = plane;

@@ -362,9 +362,11 @@ struct drm_framebuffer *flipkms_fb_create(struct drm_device *drm,
 int flipkms_fb_keep_mapped(struct drm_framebuffer *fb);
 
 /* flipkms_plane.c */
+const u32 *flipkms_plane_formats(unsigned int *count);
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,
-				       unsigned int index, unsigned int zpos);
+				       unsigned int index, unsigned int zpos,
+				       u64 mask);
 
 /* flipkms_composer.c */
 extern const struct file_operations flipkms_frame_fops;

@@ -80,6 +80,21 @@ static const u32 flipkms_formats[] = {
 };
 
 /* The leading RGB part of flipkms_formats[]. */
+/**
+ * flipkms_plane_formats() - the formats a plane may offer
+ * @count:	set to their number
+ *
+ * A configfs plane offers a subset, a mask of their indices here.
+ *
+ * Returns the formats, RGB first, then YCbCr.
+ */
+const u32 *flipkms_plane_formats(unsigned int *count)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(flipkms_formats) > 64);
+	*count = ARRAY_SIZE(flipkms_formats);
+	return flipkms_formats;
+}
+
 static unsigned int flipkms_rgb_formats(void)
 {
 	unsigned int n = 0;
@@ -181,23 +196,34 @@ static const struct drm_plane_funcs flipkms_plane_funcs = {
  * @type:	primary, overlay or cursor
  * @index:	the output (CRTC index) it may be used with
  * @zpos:	its fixed place in the stack, 0 at the bottom
+ * @mask:	the formats it offers, bit i for flipkms_plane_formats()[i];
+ *		a cursor offers RGB formats only
  *
- * Returns the plane, or an ERR_PTR().
+ * Returns the plane, or an ERR_PTR(): -EINVAL if it would offer none.
  */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,
-				       unsigned int index, unsigned int zpos)
+				       unsigned int index, unsigned int zpos,
+				       u64 mask)
 {
 	bool cursor = type == DRM_PLANE_TYPE_CURSOR;
+	unsigned int i, n = 0, max;
 	struct flipkms_plane *plane;
+	u32 formats[64];
 	int ret;
 
+	max = cursor ? flipkms_rgb_formats() : ARRAY_SIZE(flipkms_formats);
+	for (i = 0; i < max; i++)
+		if (mask & BIT_ULL(i))
+			formats[n++] = flipkms_formats[i];
+	if (!n)
+		return ERR_PTR(-EINVAL);
+
+	/* The core keeps a copy of the formats. */
 	plane = drmm_universal_plane_alloc(drm, struct flipkms_plane, base,
 					   BIT(index), &flipkms_plane_funcs,
-					   flipkms_formats,
-					   cursor ? flipkms_rgb_formats() :
-					   ARRAY_SIZE(flipkms_formats),
-					   flipkms_modifiers, type, NULL);
+					   formats, n, flipkms_modifiers, type,
+					   NULL);
 	if (IS_ERR(plane))
 		return ERR_CAST(plane);
 

@@ -19,6 +19,8 @@
  *   enabled-card	a built device is platform device flipkms-DEVICE
  *			with a card of its own, whose connector, writeback
  *			connector and planes are the description's
+ *   plane-<what>	a plane offers the formats and has the zpos its
+ *			directory gives
  *   monitor-<what>	the connector's type, preferred mode, physical size
  *			and refresh range are in its properties and in the
  *			generated EDID
@@ -91,7 +93,7 @@ static const char *at(const char *fmt, ...)
 /* The first line of a file, or "" if it cannot be read. */
 static const char *read_line(const char *file)
 {
-	static char buf[64];
+	static char buf[512];
 	FILE *f = fopen(file, "r");
 
 	buf[0] = 0;
@@ -418,6 +420,8 @@ static void check_layout(void)
 		"mkdir one object of each kind");
 	check("layout", !strcmp(read_line(at("t1/enabled")), "0") &&
 	      !strcmp(read_line(at("t1/planes/p/type")), "0") &&
+	      !strcmp(read_line(at("t1/planes/p/zpos")), "-1") &&
+	      !strncmp(read_line(at("t1/planes/p/supported_formats")), "XR24 AR24 ", 10) &&
 	      !strcmp(read_line(at("t1/crtcs/c/writeback")), "0") &&
 	      !strcmp(read_line(at("t1/connectors/n/status")), "1") &&
 	      !strcmp(read_line(at("t1/connectors/n/type")), "15") &&
@@ -429,7 +433,7 @@ static void check_layout(void)
 	      access(at("t1/planes/p/possible_crtcs"), F_OK) == 0 &&
 	      access(at("t1/encoders/e/possible_crtcs"), F_OK) == 0 &&
 	      access(at("t1/connectors/n/possible_encoders"), F_OK) == 0,
-	      "expected enabled 0, type 0, writeback 0, status 1, connector type 15, 1920x1080, 0x0 mm, 48-144 Hz, no edid and the link directories");
+	      "expected enabled 0, type 0, zpos -1, all formats, writeback 0, status 1, connector type 15, 1920x1080, 0x0 mm, 48-144 Hz, no edid and the link directories");
 }
 
 /* @file of t1 takes each of @good (read back as written) and refuses @bad. */
@@ -561,6 +565,35 @@ static void check_crtc_attrs(void)
 	check_attr("vrr-hold", "crtcs/c/vrr_hold", count_good, count_bad);
 }
 
+/* t1's plane p: zpos, and the formats as "+FOURCC", "-FOURCC", "+*", "-*". */
+static void check_plane_attrs(void)
+{
+	static const char *const zpos_good[] = { "255", "0", "-1", NULL };
+	static const char *const zpos_bad[] = { "256", "-2", "x", NULL };
+	static const char *const formats_bad[] = { "AR24", "+ZZZZ", "+AR2", "*", "+AR24x", NULL };
+	static const char *const none[] = { NULL };
+	char all[512];
+	int ret;
+
+	check_attr("zpos", "planes/p/zpos", zpos_good, zpos_bad);
+	check_attr("supported-formats", "planes/p/supported_formats", none, formats_bad);
+	snprintf(all, sizeof(all), "%s", read_line(at("t1/planes/p/supported_formats")));
+	ret = set("t1", "planes/p/supported_formats", "-*");
+	if (!ret)
+		ret = set("t1", "planes/p/supported_formats", "+NV12");
+	if (!ret)
+		ret = set("t1", "planes/p/supported_formats", "+AR24");
+	check("supported-formats-subset", !ret &&
+	      !strcmp(read_line(at("t1/planes/p/supported_formats")), "AR24 NV12"),
+	      "-*, +NV12, +AR24: %s, read back \"%s\", expected \"AR24 NV12\"",
+	      errno_name(-ret), read_line(at("t1/planes/p/supported_formats")));
+	ret = set("t1", "planes/p/supported_formats", "+*");
+	check("supported-formats-all", !ret &&
+	      !strcmp(read_line(at("t1/planes/p/supported_formats")), all),
+	      "+*: %s, read back \"%s\"", errno_name(-ret),
+	      read_line(at("t1/planes/p/supported_formats")));
+}
+
 static void check_attrs(void)
 {
 	static const char *const type_good[] = { "1", "2", "0", NULL };
@@ -580,6 +613,7 @@ static void check_attrs(void)
 	check_monitor_attrs();
 	check_edid_attr();
 	check_crtc_attrs();
+	check_plane_attrs();
 
 	require(mkdir(at("other"), 0755) == 0 && mk("other", "crtcs", "c") == 0,
 		"a second device with a CRTC");
@@ -631,6 +665,22 @@ static void check_refusals(void)
 	require(mk("t1", "crtcs", "d") == 0, "CRTC d");
 	check_refused("crtc-no-primary", "flipkms: t1: CRTC d has no primary plane");
 	require(rmdir(at("t1/crtcs/d")) == 0, "remove d");
+	require(set("t1", "planes/p/supported_formats", "-*") == 0, "p without formats");
+	check_refused("no-formats", "flipkms: t1: plane p offers no format flipkms has for its type");
+	require(set("t1", "planes/p/supported_formats", "+*") == 0, "p with every format");
+}
+
+/* t1's overlay o offers AR24 and NV12 alone, at zpos 5. */
+static void check_overlay(struct kms_dev *kd, const drmModePlane *p)
+{
+	uint64_t zpos = 0;
+
+	check("plane-formats", p->count_formats == 2 && p->formats[0] == DRM_FORMAT_ARGB8888 &&
+	      p->formats[1] == DRM_FORMAT_NV12, "overlay offers %u formats (%.4s...), expected AR24 NV12",
+	      p->count_formats, p->count_formats ? (const char *)&p->formats[0] : "");
+	check("plane-zpos", !kms_prop_get(kd->fd, p->plane_id, DRM_MODE_OBJECT_PLANE, "zpos",
+					  &zpos) && zpos == 5,
+	      "overlay zpos %llu, expected 5", (unsigned long long)zpos);
 }
 
 /* t1 (p primary on c, e, n) plus an overlay and a cursor: enabled and checked. */
@@ -646,7 +696,12 @@ static void check_enabled(struct kms_dev *kd)
 		ln("t1", "planes", "o", "possible_crtcs", "crtcs", "c") == 0 &&
 		mk("t1", "planes", "k") == 0 && set("t1", "planes/k/type", "2") == 0 &&
 		ln("t1", "planes", "k", "possible_crtcs", "crtcs", "c") == 0 &&
-		set("t1", "crtcs/c/writeback", "1") == 0, "overlay o and cursor k, writeback");
+		set("t1", "crtcs/c/writeback", "1") == 0 &&
+		!set("t1", "planes/o/supported_formats", "-*") &&
+		!set("t1", "planes/o/supported_formats", "+AR24") &&
+		!set("t1", "planes/o/supported_formats", "+NV12") &&
+		!set("t1", "planes/o/zpos", "5"),
+		"overlay o (AR24 and NV12 at zpos 5) and cursor k, writeback");
 	if (!CHECK_SUCCEEDS("enable", set("t1", "enabled", "1")))
 		exit(finish());
 	require(open_card("t1", kd) == 0, "open the card of flipkms-t1");
@@ -674,6 +729,8 @@ static void check_enabled(struct kms_dev *kd)
 			types[type]++;
 		else
 			others++;
+		if (type == DRM_PLANE_TYPE_OVERLAY)
+			check_overlay(kd, p);
 		drmModeFreePlane(p);
 	}
 	check("enabled-card", !strcmp(read_line(at("t1/enabled")), "1") &&
@@ -750,6 +807,8 @@ static void check_busy(void)
 		  set("t1", "connectors/n/preferred_mode", "1920x1080"));
 	check_int("busy-width-mm", -EBUSY, set("t1", "connectors/n/width_mm", "0"));
 	check_int("busy-refresh-hz", -EBUSY, set("t1", "crtcs/c/refresh_hz", "60"));
+	check_int("busy-zpos", -EBUSY, set("t1", "planes/o/zpos", "-1"));
+	check_int("busy-supported-formats", -EBUSY, set("t1", "planes/o/supported_formats", "+*"));
 	check_int("busy-drop-vblanks", -EBUSY, set("t1", "crtcs/c/drop_vblanks", "0"));
 	check_int("busy-writeback", -EBUSY, set("t1", "crtcs/c/writeback", "0"));
 	CHECK_FAILS("busy-link", link_at("t1/crtcs/c", "t1/encoders/e/possible_crtcs/x"),
