@@ -217,6 +217,7 @@ static ssize_t flipkms_crtc_writeback_store(struct config_item *item,
 	return ret ?: count;
 }
 
+/* While enabled, what the connector reports: debugfs's connected may have changed it. */
 static ssize_t flipkms_connector_status_show(struct config_item *item, char *page)
 {
 	struct flipkms_cfs_object *cfs = to_cfs_object(item);
@@ -224,7 +225,7 @@ static ssize_t flipkms_connector_status_show(struct config_item *item, char *pag
 	unsigned int status;
 
 	mutex_lock(&cfs->dev->lock);
-	status = connector->status;
+	status = connector->out ? READ_ONCE(connector->out->status) : connector->status;
 	mutex_unlock(&cfs->dev->lock);
 	return sprintf(page, "%u\n", status);
 }
@@ -843,11 +844,20 @@ static void flipkms_add_objects_group(struct flipkms_cfs_device *dev,
 	configfs_add_default_group(group, &dev->group);
 }
 
+/*
+ * A device's name goes into its fence timelines' names, "flipkms-DEVICE-crtc-N",
+ * which SYNC_IOC_FILE_INFO and the sync debugfs show in 31 characters.
+ */
+#define FLIPKMS_CFS_NAME_MAX	16
+
 static struct config_group *flipkms_device_make(struct config_group *group,
 						const char *name)
 {
-	struct flipkms_cfs_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	struct flipkms_cfs_device *dev;
 
+	if (strlen(name) > FLIPKMS_CFS_NAME_MAX)
+		return ERR_PTR(-ENAMETOOLONG);
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return ERR_PTR(-ENOMEM);
 	dev->config = flipkms_config_create(name);

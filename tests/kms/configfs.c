@@ -434,6 +434,11 @@ static void check_layout(void)
 	      access(at("t1/encoders/e/possible_crtcs"), F_OK) == 0 &&
 	      access(at("t1/connectors/n/possible_encoders"), F_OK) == 0,
 	      "expected enabled 0, type 0, zpos -1, all formats, writeback 0, status 1, connector type 15, 1920x1080, 0x0 mm, 48-144 Hz, no edid and the link directories");
+	/* Longer, and flipkms-NAME-crtc-N would not fit a sync_file's timeline name. */
+	errno = 0;
+	check("name-too-long", mkdir(at("seventeen-chars-x"), 0755) == -1 &&
+	      errno == ENAMETOOLONG, "mkdir of a 17-character device: %s (expected ENAMETOOLONG)",
+	      errno_name(errno));
 }
 
 /* @file of t1 takes each of @good (read back as written) and refuses @bad. */
@@ -902,6 +907,25 @@ static void check_hotplug_edid(struct kms_dev *kd, int ufd)
 	drmModeFreeConnector(c);
 }
 
+/* debugfs's connected is a hot-plug too: status reads what the connector reports. */
+static void check_status_follows_debugfs(struct kms_dev *kd)
+{
+	struct kms_pipe pipe;
+	char dir[128], got[2][16];
+	int ret;
+
+	begin("status-follows-debugfs");
+	require(kms_pipes(kd, &pipe, 1) == 1 &&
+		kms_crtc_debugfs_dir(kd, &pipe, dir, sizeof(dir)) == 0, "t1's debugfs directory");
+	ret = kms_crtc_control(dir, "connected", "0");
+	snprintf(got[0], sizeof(got[0]), "%s", read_line(at("t1/connectors/n/status")));
+	ret = ret ?: kms_crtc_control(dir, "connected", "1");
+	snprintf(got[1], sizeof(got[1]), "%s", read_line(at("t1/connectors/n/status")));
+	check("status-follows-debugfs", !ret && !strcmp(got[0], "2") && !strcmp(got[1], "1"),
+	      "debugfs connected 0 then 1: %s; status read %s then %s (expected 2 then 1)",
+	      errno_name(-ret), got[0], got[1]);
+}
+
 static void check_hotplug(struct kms_dev *kd)
 {
 	static const struct {
@@ -939,6 +963,7 @@ static void check_hotplug(struct kms_dev *kd)
 		drmModeFreeConnector(c);
 	}
 	check_hotplug_edid(kd, fd);
+	check_status_follows_debugfs(kd);
 	close(fd);
 }
 
@@ -1073,28 +1098,34 @@ modes:
 	drmModeFreeConnector(c);
 }
 
+/*
+ * The second device's name is as long as a name may be: its timelines,
+ * flipkms-T2-crtc-N, fill SYNC_IOC_FILE_INFO's 31 characters.
+ */
+#define T2	"t2-sixteen-chars"
+
 static void check_two_devices(struct kms_dev *kd1)
 {
 	struct kms_dev kd2;
 
 	begin("two-devices");
-	require(mkdir(at("t2"), 0755) == 0 && add_output("t2", 0) == 0 && add_output("t2", 1) == 0,
-		"t2 with two outputs");
-	require(!set("t2", "crtcs/crtc-1/refresh_hz", "75") &&
-		!set("t2", "crtcs/crtc-1/signal_delay_us", "1000") &&
-		!set("t2", "crtcs/crtc-1/drop_vblanks", "1") &&
-		!set("t2", "crtcs/crtc-1/stall_commit_ms", "20") &&
-		!set("t2", "crtcs/crtc-1/vrr_hold", "3"), "t2's crtc-1 at 75 Hz, with faults");
-	require(set("t2", "enabled", "1") == 0, "enable t2");
-	require(open_card("t2", &kd2) == 0, "open the card of flipkms-t2");
+	require(mkdir(at(T2), 0755) == 0 && add_output(T2, 0) == 0 && add_output(T2, 1) == 0,
+		T2 " with two outputs");
+	require(!set(T2, "crtcs/crtc-1/refresh_hz", "75") &&
+		!set(T2, "crtcs/crtc-1/signal_delay_us", "1000") &&
+		!set(T2, "crtcs/crtc-1/drop_vblanks", "1") &&
+		!set(T2, "crtcs/crtc-1/stall_commit_ms", "20") &&
+		!set(T2, "crtcs/crtc-1/vrr_hold", "3"), T2 "'s crtc-1 at 75 Hz, with faults");
+	require(set(T2, "enabled", "1") == 0, "enable " T2);
+	require(open_card(T2, &kd2) == 0, "open the card of flipkms-" T2);
 	check_crtc_defaults(&kd2);
 	check("two-devices-cards", strcmp(kd1->path, kd2.path),
 	      "both devices are %s", kd1->path);
 	check_distinct_edids(kd1, &kd2);
 	check_flips(kd1, "t1", 1);
-	check_flips(&kd2, "t2", 2);
+	check_flips(&kd2, T2, 2);
 	close(kd2.fd);
-	require(set("t2", "enabled", "0") == 0 && remove_device("t2") == 0, "remove t2");
+	require(set(T2, "enabled", "0") == 0 && remove_device(T2) == 0, "remove " T2);
 }
 
 static void check_unplug(struct kms_dev *kd)
@@ -1179,7 +1210,7 @@ static void check_create_destroy(int rounds)
  */
 static void remove_all(void)
 {
-	static const char *const devs[] = { "t1", "t2", "other", "r" };
+	static const char *const devs[] = { "t1", T2, "other", "r" };
 
 	if (chdir("/"))
 		return;
