@@ -3,7 +3,9 @@
 # presentlat against a real compositor on the host: Weston's headless
 # backend (no KMS, so no hardware flags and no MSC). It must commit every
 # frame, get every frame presented after its commit and in order, report
-# Weston's refresh, and with --fullscreen take the output's size.
+# Weston's refresh, and with --fullscreen take the output's size; --output
+# puts it fullscreen on the output of that name, and an unknown name is
+# refused (exit 3) with the names there are.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -49,4 +51,10 @@ check_eq require-flags-json "1 --require-flags" "$(jq -r '"\(.thresholds_broken)
 timeout 30 "$top/build/presentlat/presentlat" -n 10 -w 2 -q --max-discarded 0 >/dev/null 2>"$out/err"
 rc=$?
 check_eq max-discarded-kept-exit-0 0 "$rc"
+timeout 30 "$top/build/presentlat/presentlat" -n 5 -w 1 -q --output headless \
+	--json "$out/output.json" >/dev/null 2>"$out/err"
+check_eq output-named-fullscreen "0 320x200" "$? $(jq -r '"\(.config.width)x\(.config.height)"' "$out/output.json" 2>&1)"
+timeout 30 "$top/build/presentlat/presentlat" -n 5 -q --output HDMI-A-9 >/dev/null 2>"$out/err"
+check_eq output-unknown-refused "3 presentlat: the compositor has no output named HDMI-A-9 (it has headless)" \
+	"$? $(cat "$out/err")"
 finish

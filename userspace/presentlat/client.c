@@ -19,6 +19,8 @@
 #include "presentlat.h"
 
 #define NBUFFERS	3
+/* Outputs --output chooses among; a desk has a few. */
+#define MAX_OUTPUTS	8
 /* Longest wait for the compositor before the run is called failed. */
 #define STALL_MS	3000
 
@@ -26,6 +28,12 @@ struct buffer {
 	struct wl_buffer *wl;
 	uint32_t *pixels;
 	bool busy;
+};
+
+/* A wl_output, bound (version 4, for its name) only for --output. */
+struct output {
+	struct wl_output *wl;
+	char name[32];
 };
 
 struct client {
@@ -36,6 +44,8 @@ struct client {
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm;
 	struct wp_presentation *presentation;
+	struct output outputs[MAX_OUTPUTS];
+	int noutputs;
 	bool clock_known;
 	uint32_t clock_id;
 	struct wl_surface *surface;
@@ -192,6 +202,45 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 	.close = toplevel_close,
 };
 
+static void output_geometry(void *data, struct wl_output *o, int32_t x, int32_t y,
+			    int32_t w_mm, int32_t h_mm, int32_t subpixel, const char *make,
+			    const char *model, int32_t transform)
+{
+}
+
+static void output_mode(void *data, struct wl_output *o, uint32_t flags, int32_t w, int32_t h,
+			int32_t refresh)
+{
+}
+
+static void output_done(void *data, struct wl_output *o)
+{
+}
+
+static void output_scale(void *data, struct wl_output *o, int32_t factor)
+{
+}
+
+static void output_name(void *data, struct wl_output *o, const char *name)
+{
+	struct output *out = data;
+
+	snprintf(out->name, sizeof(out->name), "%s", name);
+}
+
+static void output_description(void *data, struct wl_output *o, const char *description)
+{
+}
+
+static const struct wl_output_listener output_listener = {
+	.geometry = output_geometry,
+	.mode = output_mode,
+	.done = output_done,
+	.scale = output_scale,
+	.name = output_name,
+	.description = output_description,
+};
+
 static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
 		   uint32_t version)
 {
@@ -207,6 +256,13 @@ static void global(void *data, struct wl_registry *r, uint32_t name, const char 
 	} else if (!strcmp(iface, wp_presentation_interface.name)) {
 		c->presentation = wl_registry_bind(r, name, &wp_presentation_interface, 1);
 		wp_presentation_add_listener(c->presentation, &presentation_listener, c);
+	} else if (!strcmp(iface, wl_output_interface.name) && c->run->opt.output &&
+		   version >= WL_OUTPUT_NAME_SINCE_VERSION && c->noutputs < MAX_OUTPUTS) {
+		struct output *out = &c->outputs[c->noutputs++];
+
+		out->wl = wl_registry_bind(r, name, &wl_output_interface,
+					   WL_OUTPUT_NAME_SINCE_VERSION);
+		wl_output_add_listener(out->wl, &output_listener, out);
 	}
 }
 
@@ -352,8 +408,40 @@ static bool fit_configured_size(struct client *c)
 	return c->pool_data || !create_buffers(c);
 }
 
+/*
+ * The wl_output --output names (NULL without --output); sets @err, naming
+ * the outputs there are, if there is none of that name.
+ */
+static struct wl_output *chosen_output(struct client *c, const char **err)
+{
+	/* run->failure outlives the client: not on its stack */
+	static char why[160];
+	const char *want = c->run->opt.output;
+	size_t len;
+	int i;
+
+	*err = NULL;
+	if (!want)
+		return NULL;
+	for (i = 0; i < c->noutputs; i++)
+		if (!strcmp(c->outputs[i].name, want))
+			return c->outputs[i].wl;
+	len = (size_t)snprintf(why, sizeof(why), "the compositor has no output named %s (%s",
+			       want, c->noutputs ? "it has" : "none with wl_output version 4");
+	for (i = 0; i < c->noutputs && len < sizeof(why); i++)
+		len += (size_t)snprintf(why + len, sizeof(why) - len, " %s",
+					c->outputs[i].name);
+	if (len < sizeof(why))
+		snprintf(why + len, sizeof(why) - len, ")");
+	*err = why;
+	return NULL;
+}
+
 static const char *set_up(struct client *c)
 {
+	struct wl_output *output;
+	const char *err;
+
 	c->display = wl_display_connect(NULL);
 	if (!c->display)
 		return "cannot connect to the Wayland display (WAYLAND_DISPLAY, XDG_RUNTIME_DIR)";
@@ -371,6 +459,9 @@ static const char *set_up(struct client *c)
 	c->run->clock_id = c->clock_id;
 	if (pl_clock_ns(c->clock_id) <= 0)
 		return "the compositor's presentation clock is not one this system reads";
+	output = chosen_output(c, &err);
+	if (err)
+		return err;
 	c->surface = wl_compositor_create_surface(c->compositor);
 	c->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm, c->surface);
 	xdg_surface_add_listener(c->xdg_surface, &xdg_surface_listener, c);
@@ -378,7 +469,7 @@ static const char *set_up(struct client *c)
 	xdg_toplevel_add_listener(c->toplevel, &toplevel_listener, c);
 	xdg_toplevel_set_title(c->toplevel, "presentlat");
 	if (c->run->opt.fullscreen)
-		xdg_toplevel_set_fullscreen(c->toplevel, NULL);
+		xdg_toplevel_set_fullscreen(c->toplevel, output);
 	wl_surface_commit(c->surface);
 	if (!wait_for(c, &c->configured, STALL_MS))
 		return "the compositor did not configure the window";
@@ -503,6 +594,8 @@ static void tear_down(struct client *c)
 		wl_surface_destroy(c->surface);
 	if (c->presentation)
 		wp_presentation_destroy(c->presentation);
+	while (c->noutputs)
+		wl_output_release(c->outputs[--c->noutputs].wl);
 	if (c->wm)
 		xdg_wm_base_destroy(c->wm);
 	if (c->shm)

@@ -45,6 +45,8 @@ static const char usage[] =
 "  -s, --size WxH          the window's buffer size (default 256x256)\n"
 "  -f, --fullscreen        ask to be fullscreen; the buffers take the size the\n"
 "                          compositor configures (the output's)\n"
+"  -o, --output NAME       fullscreen on the output of this name (wl_output\n"
+"                          version 4's name, e.g. Virtual-2); implies -f\n"
 "      --csv FILE          one row per committed frame\n"
 "      --json FILE         configuration, counts and summary\n"
 "      --plot FILE.svg     histograms and the per-frame timeline\n"
@@ -91,6 +93,7 @@ static const struct option longopts[] = {
 	{ "render-us", required_argument, NULL, OPT_RENDER },
 	{ "size", required_argument, NULL, 's' },
 	{ "fullscreen", no_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "plot", required_argument, NULL, OPT_PLOT },
@@ -132,7 +135,7 @@ int pl_parse_options(int argc, char **argv, struct pl_options *o)
 
 	*o = (struct pl_options){ .frames = 300, .warmup = 10, .width = 256, .height = 256,
 				  .limits = PL_NO_LIMITS };
-	while ((opt = getopt_long(argc, argv, "n:t:w:s:fqhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:t:w:s:fo:qhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			frames_given = true;
@@ -160,6 +163,10 @@ int pl_parse_options(int argc, char **argv, struct pl_options *o)
 				return -1;
 			break;
 		case 'f':
+			o->fullscreen = true;
+			break;
+		case 'o':
+			o->output = optarg;
 			o->fullscreen = true;
 			break;
 		case OPT_CSV:

@@ -64,6 +64,7 @@ struct pl_options {
 	unsigned int render_us;	/* simulated rendering before each commit */
 	unsigned int width, height;
 	bool fullscreen;	/* ask for it; the buffers take the size configured */
+	const char *output;	/* fullscreen on the wl_output of this name */
 	const char *csv, *json, *plot;
 	struct pl_limits limits;	/* --max-*, --require-flags */
 	bool quiet;
