@@ -69,6 +69,45 @@ flipkms_flips_more() {
 	return 1
 }
 
+# flipkms_device NAME OUTPUTS: builds configfs device flipkms/NAME with
+# OUTPUTS outputs (output i: crtcs/c<i>, a primary plane planes/p<i>,
+# encoders/e<i>, connectors/n<i>, as Documentation/flipkms.rst's cookbook)
+# and enables it; prints its card, cardN.
+flipkms_device() {
+	local dir=/sys/kernel/config/flipkms/$1 i
+	mkdir "$dir" || return 1
+	for ((i = 0; i < $2; i++)); do
+		(cd "$dir" && mkdir crtcs/c$i encoders/e$i connectors/n$i planes/p$i &&
+			echo 1 >planes/p$i/type &&
+			ln -s crtcs/c$i planes/p$i/possible_crtcs &&
+			ln -s crtcs/c$i encoders/e$i/possible_crtcs &&
+			ln -s encoders/e$i connectors/n$i/possible_encoders) || return 1
+	done
+	echo 1 >"$dir/enabled" || return 1
+	flipkms_device_card "$1"
+}
+
+# flipkms_device_card NAME: the card of enabled configfs device NAME.
+flipkms_device_card() {
+	local c
+	for c in "/sys/devices/platform/flipkms-$1/drm/"card*; do
+		[ -e "$c" ] && { echo "${c##*/}"; return 0; }
+	done
+	return 1
+}
+
+# flipkms_device_remove NAME: disables configfs device NAME and removes it,
+# links first, then objects, then the device (flipkms_device's layout).
+flipkms_device_remove() {
+	local dir=/sys/kernel/config/flipkms/$1
+	[ -d "$dir" ] || return 0
+	echo 0 >"$dir/enabled"
+	rm -f "$dir"/planes/*/possible_crtcs/* "$dir"/encoders/*/possible_crtcs/* \
+		"$dir"/connectors/*/possible_encoders/*
+	rmdir "$dir"/planes/* "$dir"/crtcs/* "$dir"/encoders/* "$dir"/connectors/* 2>/dev/null
+	rmdir "$dir"
+}
+
 finish() {
 	[ "$failures" -eq 0 ]
 }

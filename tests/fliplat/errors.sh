@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # fliplat's errors: a clear message and the documented exit status.
-#   1 the run failed, 2 usage, 3 no KMS device/output/mode, 4 permission
-#   denied, 5 busy, 6 unsupported
+#   1 the run failed (a device unplugged under it too), 2 usage, 3 no KMS
+#   device/output/mode, 4 permission denied, 5 busy, 6 unsupported
 #
 # usage: tests/fliplat/errors.sh
 set -u
@@ -100,5 +100,36 @@ check first-run-unaffected "$(kill -0 $pid 2>/dev/null && flipkms_flips_more "$c
 	"expected the master's run to go on flipping (10 more flips in 10 s), got $(kill -0 $pid 2>/dev/null && echo "$(($(flipkms_flips "$ctl") - base)) flips" || echo "it ended")"
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
+
+# The device unplugged under a run (a configfs device disabled, which is
+# drm_dev_unplug()): fliplat says so, stops with the flips it measured
+# (exit 1, JSON "failure") and does not try to restore a device that is
+# gone. It runs far longer than the test needs; 10 s to stop is a hang's
+# bound, not a timing goal.
+gone=$(flipkms_device fliplat-unplug 1) || echo "# could not build configfs device fliplat-unplug"
+gone_ctl=/sys/kernel/debug/dri/${gone#card}/crtc-0
+trap 'kill $pid 2>/dev/null; flipkms_device_remove fliplat-unplug; rm -rf "$scratch"' EXIT
+"$fliplat" --no-progress -q --device "/dev/dri/$gone" --duration 60 --warmup 0 \
+	--json "$scratch/unplug.json" >"$scratch/unplug.out" 2>&1 &
+pid=$!
+flipkms_flips_more "$gone_ctl" 0 10
+echo 0 >/sys/kernel/config/flipkms/fliplat-unplug/enabled
+for _ in $(seq 100); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+hung=""
+if kill -0 $pid 2>/dev/null; then
+	hung=" (still running 10 s after the unplug: killed)"
+	kill -9 $pid
+fi
+wait $pid
+got="exit $?$hung: $(head -3 "$scratch/unplug.out" | tr '\n' ' ')"
+failure=$(jq -r '"\(.status): \(.failure)"' "$scratch/unplug.json" 2>&1)
+check unplugged-device-stops-run "$(printf '%s' "$got" | grep -q "^exit 1: fliplat: /dev/dri/$gone was unplugged" &&
+	! grep -q "could not restore" "$scratch/unplug.out" &&
+	[ "$failure" = "failed: the device was unplugged" ]; echo $?)" \
+	"expected exit 1, '/dev/dri/$gone was unplugged', no restore attempt and JSON failure 'the device was unplugged'; got $got; JSON $failure"
+flipkms_device_remove fliplat-unplug
 
 finish

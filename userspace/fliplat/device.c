@@ -783,7 +783,7 @@ void fl_device_close(struct fl_device *dev)
 
 	if (dev->fd < 0)
 		return;
-	if (dev->modeset)
+	if (dev->modeset && !dev->unplugged)
 		restore_outputs(dev);
 	for (i = 0; i < dev->noutputs; i++) {
 		drmModeFreeCrtc(dev->outputs[i].saved.crtc);

@@ -56,6 +56,7 @@ struct fl_device {
 	char driver[64], desc[128];
 	bool atomic;
 	bool modeset;		/* the outputs show our framebuffers: restore them */
+	bool unplugged;		/* ENODEV: the device is gone, nothing to restore */
 	unsigned int noutputs;
 	struct fl_output outputs[FL_MAX_CRTCS];
 };

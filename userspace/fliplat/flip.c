@@ -572,7 +572,15 @@ int fl_measure(struct fl_device *dev, const struct fl_options *o, struct fl_run 
 				lane->pending = false;
 			if (!lane->pending && more_to_submit(&l, lane)) {
 				ret = submit(&l, lane);
-				if (ret) {
+				if (ret == -ENODEV) {
+					/* drm_dev_unplug(): every call fails from now on */
+					fprintf(stderr, "fliplat: %s was unplugged (flip %u on CRTC %u "
+						"refused: %s); stopping with the flips so far\n",
+						dev->path, lane->submitted, lane->out->crtc_id,
+						strerror(-ret));
+					dev->unplugged = true;
+					l.failed = "the device was unplugged";
+				} else if (ret) {
 					fprintf(stderr, "fliplat: flip %u on CRTC %u refused: %s\n",
 						lane->submitted, lane->out->crtc_id, strerror(-ret));
 					l.failed = "a flip was refused";
