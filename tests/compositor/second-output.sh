@@ -1,18 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# A second output plugged into a running Weston: flipkms with two outputs,
-# the second unplugged (debugfs) before Weston starts, Debian's udevd in
-# the guest for Weston's hot-plug monitor (as in hotplug.sh). wayland-info
-# lists the compositor's wl_outputs, with the make and model Weston reads
-# from each flipkms EDID (manufacturer FFK, monitor name "flipkms <index>"):
+# A second output plugged into a running Weston and pulled out mid-frame, on
+# a display built through configfs alone: device flipkms/desk with two
+# outputs (tests/lib.sh's flipkms_device), the second's connector set
+# disconnected (status 2) before Weston starts, Debian's udevd in the guest
+# for Weston's hot-plug monitor (as in hotplug.sh). wayland-info lists the
+# compositor's wl_outputs with the model Weston reads from each flipkms EDID
+# ("flipkms <index>") and the current mode:
 #
-#   one-output-at-start     one wl_output: flipkms 0
-#   second-output-added     after plugging crtc-1 in: two, flipkms 0 and 1
-#   second-output-removed   after unplugging it again: flipkms 0 alone
-#   presents-on-two-outputs presentlat ran on the two-output desktop
+#   one-output-at-start     flipkms 0 alone, 1920x1080 at 60 Hz
+#   second-output-added     after status 1 on the second connector: flipkms 0
+#                           and flipkms 1, each 1920x1080 at 60 Hz
+#   presents-on-new-output  presentlat -o NAME (fullscreen on the new output)
+#                           presents 30 frames, as flips of the second CRTC
+#   unplug-mid-frame-survived  status 2 while presentlat presents there (20
+#                           frames in): Weston drops the output, flipkms 0 is
+#                           left, and the first CRTC flips on (20 flips)
+#   client-moved-on-unplug  that presentlat ends with exit 0 on SIGINT, every
+#                           frame with its feedback, more frames presented
+#                           than the second CRTC flipped: Weston moved its
+#                           window to the first output
+#   first-output-presents   then presentlat -o on the first output presents
+#                           30 frames, as flips of the first CRTC
 #   weston-stops-cleanly    SIGTERM ends it, exit status 0
 #
-# usage: tests/kms/with-module.sh flipkms:outputs=2 -- tests/compositor/second-output.sh
+# usage: tests/compositor/second-output.sh    (flipkms loaded, no device desk)
 set -u
 here=$(dirname "$0")
 # shellcheck source=tests/lib.sh
@@ -20,54 +32,98 @@ here=$(dirname "$0")
 udevd=/lib/systemd/systemd-udevd
 command -v weston >/dev/null && command -v wayland-info >/dev/null && [ -x $udevd ] ||
 	{ skip one-output-at-start "weston, wayland-info or udev is not installed (scripts/setup)"; exit 0; }
-minor=$(drm_minor_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 1; }
-export second=/sys/kernel/debug/dri/$minor/crtc-1
-[ -e "$second/connected" ] || { echo "not ok - setup: flipkms has no second output (outputs=2)"; exit 1; }
 tmp=$(mktemp -d)
 export FLIPFENCE_SESSION_LOG=$tmp/weston.log
+cleanup() {
+	kill "${udevd_pid:-}" 2>/dev/null
+	wait "${udevd_pid:-}" 2>/dev/null
+	flipkms_device_remove desk
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+card=$(flipkms_device desk 2) || { echo "not ok - setup: cannot build configfs device desk"; exit 1; }
+export status=/sys/kernel/config/flipkms/desk/connectors/n1/status
+echo 2 >"$status"
+export dri=/sys/kernel/debug/dri/${card#card}
 # udevd in the foreground, a child of this script: in the test's process
 # group, so that the runner's timeout kills it with the test, and stopped
 # by the trap on any exit (a daemonised one would outlive a killed test).
 $udevd --resolve-names=never >"$tmp/udevd.log" 2>&1 &
 udevd_pid=$!
-cleanup() {
-	kill "$udevd_pid" 2>/dev/null
-	wait "$udevd_pid" 2>/dev/null
-	echo 1 >"$second/connected"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
 for _ in $(seq 50); do
 	udevadm control --ping 2>/dev/null && break
 	sleep 0.1
 done
 udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
-echo 0 >"$second/connected"
 
 cat >"$tmp/client.sh" <<'CLIENT'
-log=$FLIPFENCE_SESSION_LOG
-# The models of the wl_outputs the compositor lists, sorted, on one line.
-models() { wayland-info 2>/dev/null | sed -n "s/.*model: '\([^']*\)'.*/\1/p" | sort | paste -sd, -; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+out=$1
+# The wl_outputs, sorted, on one line: MODEL=NAME=WxH@HZ (the current mode).
+outputs() {
+	wayland-info 2>/dev/null | awk '/^interface: / { o = /wl_output/ }
+		o && $1 == "name:" { name = $2 }
+		o && $1 == "make:" { sub(/.*model: \047/, ""); sub(/\047.*/, ""); model = $0 }
+		o && $1 == "width:" { mode = $2 "x" $5 "@" $8 }
+		o && $1 == "flags:" && / current/ { print model "=" name "=" mode }' | sort | paste -sd, -
+}
+models() { outputs | sed 's/=[^,]*//g'; }
 # Waits up to 10 s for the models to be $1.
 models_become() { for _ in $(seq 100); do [ "$(models)" = "$1" ] && return 0; sleep 0.1; done; return 1; }
-echo "start: $(models)"
-echo 1 >"$second/connected"
+flips() { flipkms_flips "$dri/crtc-$1"; }
+# waits up to 10 s for CRTC $1 to flip $3 times more than $2
+flips_more() { flipkms_flips_more "$dri/crtc-$1" "$2" "$3"; }
+presentlat=build/presentlat/presentlat
+echo "start: $(outputs)"
+echo 1 >"$status"
 models_become "flipkms 0,flipkms 1"
-echo "plugged: $(models)"
-build/presentlat/presentlat -n 30 -w 0 -q && echo presented
-echo 0 >"$second/connected"
+echo "plugged: $(outputs)"
+new=$(outputs | tr , '\n' | sed -n 's/^flipkms 1=\([^=]*\)=.*/\1/p')
+first=$(outputs | tr , '\n' | sed -n 's/^flipkms 0=\([^=]*\)=.*/\1/p')
+base=$(flips 1)
+$presentlat -o "$new" -n 30 -w 0 -q && echo "presented on new $new: $(($(flips 1) - base)) flips"
+# Mid-frame: the second output goes while presentlat presents there.
+base=$(flips 1)
+$presentlat -o "$new" -t 60 -w 0 -q --json "$out/new.json" 2>"$out/new.err" &
+p=$!
+flips_more 1 "$base" 20
+gone_at=$(flips 0) on_new=$(($(flips 1) - base))
+echo 2 >"$status"
 models_become "flipkms 0"
 echo "unplugged: $(models)"
+flips_more 0 "$gone_at" 20 && echo "first crtc flipped on"
+kill -INT $p
+wait $p
+echo "new exit $? on_new $on_new"
+base=$(flips 0)
+$presentlat -o "$first" -n 30 -w 0 -q && echo "presented on first $first: $(($(flips 0) - base)) flips"
+true
 CLIENT
-"$here/session.sh" weston -- bash "$tmp/client.sh" >"$tmp/out" 2>&1
+"$here/session.sh" -c "$card" weston -- bash "$tmp/client.sh" "$tmp" >"$tmp/out" 2>&1
 rc=$?
-grep '^# session' "$tmp/out"
-check_eq one-output-at-start "start: flipkms 0" "$(grep '^start:' "$tmp/out")"
-check_eq second-output-added "plugged: flipkms 0,flipkms 1" "$(grep '^plugged:' "$tmp/out")"
-check_eq second-output-removed "unplugged: flipkms 0" "$(grep '^unplugged:' "$tmp/out")"
-check presents-on-two-outputs "$(grep -q '^presented' "$tmp/out"; echo $?)" \
-	"presentlat failed on the two-output desktop: $(grep '^presentlat:' "$tmp/out" | tail -2 | tr '\n' ' ')"
+grep -E '^# session|^(start|plugged|unplugged|presented|first|new) ' "$tmp/out" | sed 's/^\([^#]\)/# \1/'
+grep -E "head 'Virtual|Output 'Virtual.*(enabled|no heads)|Disabling output" "$tmp/weston.log" | sed 's/^/# weston: /'
+mode=1920x1080@60.000
+# A line of the client's, MODEL=NAME=MODE as MODEL MODE (names differ by series).
+shown() { grep "^$1" "$tmp/out" | sed 's/=[^=]*=\([^,]*\)/ \1/g'; }
+check_eq one-output-at-start "start: flipkms 0 $mode" "$(shown start:)"
+check_eq second-output-added "plugged: flipkms 0 $mode,flipkms 1 $mode" "$(shown plugged:)"
+# 30 frames or more as flips of the CRTC (Weston's own repaints may add some)
+thirty='([3-9][0-9]|[0-9]{3,}) flips'
+check presents-on-new-output "$(grep -qE "^presented on new [^ ]+: $thirty" "$tmp/out"; echo $?)" \
+	"expected presentlat -o <new output> to present 30 frames as 30 flips of the second CRTC: $(grep -E '^presented|^presentlat:' "$tmp/out" | tr '\n' ' ')"
+check unplug-mid-frame-survived "$(grep -q '^unplugged: flipkms 0$' "$tmp/out" &&
+	grep -q '^first crtc flipped on' "$tmp/out"; echo $?)" \
+	"expected flipkms 0 alone after the unplug and 20 more flips of the first CRTC: $(grep -E '^unplugged' "$tmp/out")"
+read -r _ _ new_rc _ on_new <<<"$(grep '^new exit' "$tmp/out")"
+counts=$(jq -r '"\(.counts.presented) \(.counts.without_feedback)"' "$tmp/new.json" 2>/dev/null)
+check client-moved-on-unplug "$([ "${new_rc:-}" = 0 ] && [ "${counts#* }" = 0 ] &&
+	[ "${counts%% *}" -gt "${on_new:-0}" ]; echo $?)" \
+	"expected the presentlat on the output that went to exit 0 on SIGINT with every frame's feedback and more frames presented than the second CRTC flipped ($on_new): $(grep '^new exit' "$tmp/out"), (presented without) $counts: $(tr '\n' ' ' <"$tmp/new.err")"
+check first-output-presents "$(grep -qE "^presented on first [^ ]+: $thirty" "$tmp/out"; echo $?)" \
+	"expected presentlat -o <first output> to present 30 frames as 30 flips of the first CRTC after the unplug: $(grep -E '^presented|^presentlat:' "$tmp/out" | tr '\n' ' ')"
 check weston-stops-cleanly "$(grep -q '^# session: weston exited 0 after SIGTERM' "$tmp/out"; echo $?)" \
-	"expected weston to exit with status 0 on SIGTERM, got session status $rc: $(grep -E 'after SIGTERM' "$tmp/out" | tr '\n' ' ')"
+	"expected weston to exit with status 0 on SIGTERM, got session status $rc: $(grep -E 'after SIGTERM|before it was stopped' "$tmp/out" | tr '\n' ' ')"
 finish

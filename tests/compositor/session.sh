@@ -12,10 +12,11 @@
 #   a runtime    XDG_RUNTIME_DIR, a fresh directory; HOME and XDG_CACHE_HOME
 #                writable for a user other than root (the root filesystem
 #                is the host's, read-only)
-#   the card     found by its driver in sysfs: FLIPFENCE_CARD=/dev/dri/cardN,
-#                WLR_DRM_DEVICES the same (wlroots), and @CARD@ / @DEVICE@
-#                in its arguments and the client's replaced by cardN /
-#                /dev/dri/cardN, @RESULTS@ by $FLIPFENCE_RESULTS
+#   the card     found by its driver in sysfs (or given with -c):
+#                FLIPFENCE_CARD=/dev/dri/cardN, WLR_DRM_DEVICES the same
+#                (wlroots; with -c, every card given), and @CARD@ /
+#                @DEVICE@ in its arguments and the client's replaced by
+#                cardN / /dev/dri/cardN, @RESULTS@ by $FLIPFENCE_RESULTS
 #   no input     WLR_LIBINPUT_NO_DEVICES=1: the guest has no input devices
 # It is ready once a Wayland socket appears in XDG_RUNTIME_DIR and a client
 # there sees a wl_output. The client runs as the same user with
@@ -43,6 +44,9 @@
 # usage: tests/compositor/session.sh [OPTIONS] weston|sway [-- CLIENT [ARGS...]]
 #        tests/compositor/session.sh [OPTIONS] -- COMPOSITOR [ARGS...] [-- CLIENT [ARGS...]]
 #   -d DRIVER     flipkms (default) or vkms
+#   -c CARDS      the cards to use instead of the driver's first one:
+#                 cardN[:cardM...] (a configfs device's, say); the first is
+#                 @CARD@, all of them WLR_DRM_DEVICES and handed to USER
 #   -u USER       run compositor and client as USER (default root)
 #   -e VAR=VALUE  environment for compositor and client (repeatable)
 #   -w SECONDS    how long the compositor may take to come up (default 30)
@@ -67,15 +71,16 @@ usage() {
 	exit 2
 }
 
-driver=flipkms user="" wait_s=30 keep=0 preset="" own_client=0 stop=term
+driver=flipkms cards="" user="" wait_s=30 keep=0 preset="" own_client=0 stop=term
 extra_env=()
 generic=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	-d|-u|-e|-w|-s) [ $# -ge 2 ] || usage ;;
+	-d|-c|-u|-e|-w|-s) [ $# -ge 2 ] || usage ;;
 	esac
 	case $1 in
 	-d) driver=$2 ;;
+	-c) cards=$2 ;;
 	-u) user=$2 ;;
 	-e) case $2 in [A-Za-z_]*=*) extra_env+=("$2") ;; *) usage ;; esac ;;
 	-w) wait_s=$2 ;;
@@ -107,8 +112,21 @@ fi
 	{ echo "session.sh: -R needs \$FLIPFENCE_RESULTS (scripts/vm -r DIR)" >&2; exit 2; }
 
 say() { echo "# session: $*"; }
-minor=$(drm_minor_of "$driver") || { say "no $driver card"; exit 125; }
-card=card$minor
+if [ -n "$cards" ]; then
+	IFS=: read -ra all_cards <<<"$cards"
+	all_cards=("${all_cards[@]##*/}")
+	for c in "${all_cards[@]}"; do
+		[ -c "/dev/dri/$c" ] || { say "no card $c"; exit 125; }
+	done
+	card=${all_cards[0]}
+	minor=${card#card}
+else
+	minor=$(drm_minor_of "$driver") || { say "no $driver card"; exit 125; }
+	card=card$minor
+	all_cards=("$card")
+fi
+devices=$(printf '/dev/dri/%s:' "${all_cards[@]}")
+devices=${devices%:}
 run=$(mktemp -d /run/flipfence-session.XXXXXX)
 chmod 0711 "$run"
 log=${FLIPFENCE_SESSION_LOG:-$run/compositor.log}
@@ -147,7 +165,9 @@ cleanup() {
 		kill "$seatd_pid" 2>/dev/null
 		wait "$seatd_pid" 2>/dev/null
 	fi
-	chown root "/dev/dri/$card"
+	for c in "${all_cards[@]}"; do
+		[ -c "/dev/dri/$c" ] && chown root "/dev/dri/$c"
+	done
 	if [ $keep -eq 1 ]; then
 		[ "$log" = "$run/compositor.log" ] && cp "$log" "$results/compositor.log"
 		cp "$run/seatd.log" "$tap" "$results/" 2>/dev/null
@@ -163,7 +183,8 @@ mkdir -m 0700 "$XDG_RUNTIME_DIR"
 client_results=$results
 if [ "$user" != root ]; then
 	mkdir -p "$run/home/.cache"
-	chown -R "$user" "$XDG_RUNTIME_DIR" "$run/home" "/dev/dri/$card"
+	chown -R "$user" "$XDG_RUNTIME_DIR" "$run/home"
+	chown "$user" "${all_cards[@]/#//dev/dri/}"
 	if [ $keep -eq 1 ]; then
 		mkdir "$run/results"
 		chown "$user" "$run/results"
@@ -179,7 +200,7 @@ done
 
 # The session's environment, for compositor and client alike.
 session_env=(XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" LIBSEAT_BACKEND=seatd FLIPFENCE_CARD="/dev/dri/$card"
-	WLR_DRM_DEVICES="/dev/dri/$card" WLR_LIBINPUT_NO_DEVICES=1 FLIPFENCE_RESULTS="$client_results")
+	WLR_DRM_DEVICES="$devices" WLR_LIBINPUT_NO_DEVICES=1 FLIPFENCE_RESULTS="$client_results")
 [ "$user" = root ] || session_env+=(HOME="$run/home" XDG_CACHE_HOME="$run/home/.cache")
 session_env+=("${extra_env[@]}")
 
