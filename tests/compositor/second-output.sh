@@ -103,7 +103,7 @@ true
 CLIENT
 "$here/session.sh" -c "$card" weston -- bash "$tmp/client.sh" "$tmp" >"$tmp/out" 2>&1
 rc=$?
-grep -E '^# session|^(start|plugged|unplugged|presented|first|new) ' "$tmp/out" | sed 's/^\([^#]\)/# \1/'
+grep -E '^# session|^(start|plugged|unplugged|presented|first|new)[: ]' "$tmp/out" | sed 's/^\([^#]\)/# \1/'
 grep -E "head 'Virtual|Output 'Virtual.*(enabled|no heads)|Disabling output" "$tmp/weston.log" | sed 's/^/# weston: /'
 mode=1920x1080@60.000
 # A line of the client's, MODEL=NAME=MODE as MODEL MODE (names differ by series).

@@ -46,7 +46,8 @@
 #   -d DRIVER     flipkms (default) or vkms
 #   -c CARDS      the cards to use instead of the driver's first one:
 #                 cardN[:cardM...] (a configfs device's, say); the first is
-#                 @CARD@, all of them WLR_DRM_DEVICES and handed to USER
+#                 @CARD@, all of them WLR_DRM_DEVICES and handed to USER;
+#                 the weston preset gets the others as --additional-devices
 #   -u USER       run compositor and client as USER (default root)
 #   -e VAR=VALUE  environment for compositor and client (repeatable)
 #   -w SECONDS    how long the compositor may take to come up (default 30)
@@ -146,6 +147,9 @@ weston)
 	compositor=(weston --config="$run/weston.ini" --backend=drm --drm-device=@CARD@ --seat=flipfence
 		--continue-without-input --renderer=pixman --idle-time=0
 		--shell="${FLIPFENCE_WESTON_SHELL:-desktop-shell.so}")
+	# More cards (-c): Weston 13+ drives them for output only.
+	[ ${#all_cards[@]} -gt 1 ] &&
+		compositor+=(--additional-devices="$(IFS=,; echo "${all_cards[*]:1}")")
 	;;
 sway)
 	: "${user:=nobody}"
