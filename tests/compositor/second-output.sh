@@ -6,7 +6,8 @@
 # disconnected (status 2) before Weston starts, Debian's udevd in the guest
 # for Weston's hot-plug monitor (as in hotplug.sh). wayland-info lists the
 # compositor's wl_outputs with the model Weston reads from each flipkms EDID
-# ("flipkms <index>") and the current mode:
+# ("flipkms <instance>.<index>" on a configfs device, read as "flipkms
+# <index>") and the current mode:
 #
 #   one-output-at-start     flipkms 0 alone, 1920x1080 at 60 Hz
 #   second-output-added     after status 1 on the second connector: flipkms 0
@@ -65,13 +66,18 @@ out=$1
 outputs() {
 	wayland-info 2>/dev/null | awk '/^interface: / { o = /wl_output/ }
 		o && $1 == "name:" { name = $2 }
-		o && $1 == "make:" { sub(/.*model: \047/, ""); sub(/\047.*/, ""); model = $0 }
+		o && $1 == "make:" { sub(/.*model: \047/, ""); sub(/\047.*/, ""); model = $0
+			sub(/^flipkms [0-9]+\./, "flipkms ", model) }
 		o && $1 == "width:" { mode = $2 "x" $5 "@" $8 }
 		o && $1 == "flags:" && / current/ { print model "=" name "=" mode }' | sort | paste -sd, -
 }
 models() { outputs | sed 's/=[^,]*//g'; }
-# Waits up to 10 s for the models to be $1.
-models_become() { for _ in $(seq 100); do [ "$(models)" = "$1" ] && return 0; sleep 0.1; done; return 1; }
+# Waits up to 10 s for the models to be $1 (wayland-info's own time counts).
+models_become() {
+	local end=$((SECONDS + 10))
+	while [ $SECONDS -lt $end ]; do [ "$(models)" = "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
 flips() { flipkms_flips "$dri/crtc-$1"; }
 # waits up to 10 s for CRTC $1 to flip $3 times more than $2
 flips_more() { flipkms_flips_more "$dri/crtc-$1" "$2" "$3"; }
