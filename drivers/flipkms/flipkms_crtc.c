@@ -19,6 +19,7 @@
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_color_mgmt.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 #include <drm/drm_vblank.h>
 
@@ -822,6 +823,17 @@ static int flipkms_crtc_atomic_check(struct drm_crtc *crtc,
 	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
 	int ret;
 
+	/*
+	 * An unplugged device sets no mode again: drm_ioctl() stops its
+	 * clients, this an in-kernel one (fbdev's restore). Turning off, as
+	 * the unplug's own shutdown does, still works, and so does taking a
+	 * plane off a lit CRTC (the core's removal of the fbdev's
+	 * framebuffer as its client goes, which WARNs if it fails).
+	 */
+	if (crtc_state->active && drm_atomic_crtc_needs_modeset(crtc_state) &&
+	    drm_dev_is_unplugged(crtc->dev))
+		return -ENODEV;
+
 	if (crtc_state->async_flip) {
 		ret = flipkms_crtc_check_async(crtc, state);
 		if (ret)
@@ -1084,7 +1096,10 @@ err_composer:
 
 /*
  * After the last commit, for an output whose flipkms_crtc_init()
- * succeeded: the timers are stopped and the timeline let go.
+ * succeeded: the timers are stopped and the timeline let go. From the
+ * device's release (flipkms_drv.c), which every atomic state's reference
+ * on the DRM device holds off: a commit still in flight at unplug (behind
+ * an in-fence, say) finds its outputs whole when it runs.
  */
 void flipkms_crtc_fini(struct flipkms_output *out)
 {

@@ -204,18 +204,35 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 	return flipkms_writeback_init(out, ccrtc->writeback);
 }
 
-/* Only the outputs whose CRTC was set up: creation may have stopped early. */
-static void flipkms_outputs_fini(struct flipkms_device *fkms)
+/* Hot-plug through configfs reaches the outputs no more: they may outlive it. */
+static void flipkms_outputs_detach(struct flipkms_device *fkms)
 {
 	struct flipkms_config_connector *connector;
-	unsigned int i;
 
-	/* Hot-plug through configfs reaches the outputs no more. */
 	list_for_each_entry(connector, &fkms->config->connectors, link)
 		connector->out = NULL;
+}
+
+/*
+ * The DRM device's release, before the mode config's cleanup: no commit is
+ * left (each atomic state holds the device), so nothing latches through a
+ * timeline or re-arms a timer after this. Only the outputs whose CRTC was
+ * set up: creation may have stopped early.
+ */
+static void flipkms_outputs_release(struct drm_device *drm, void *data)
+{
+	struct flipkms_device *fkms = data;
+	unsigned int i;
+
 	for (i = 0; i < fkms->num_ready; i++)
 		flipkms_crtc_fini(&fkms->outputs[i]);
 	fkms->num_ready = 0;
+}
+
+/* After the outputs' release: their stand-ins go with the last commit too. */
+static void flipkms_infences_release(struct drm_device *drm, void *data)
+{
+	flipkms_infences_destroy(data);
 }
 
 static int flipkms_modeset_init(struct flipkms_device *fkms)
@@ -225,6 +242,10 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 	int ret;
 
 	ret = drmm_mode_config_init(drm);
+	if (ret)
+		return ret;
+	/* Registered after the mode config, so released before it. */
+	ret = drmm_add_action_or_reset(drm, flipkms_outputs_release, fkms);
 	if (ret)
 		return ret;
 
@@ -316,6 +337,10 @@ struct flipkms_device *flipkms_device_create(struct flipkms_config *config,
 		ret = -ENOMEM;
 		goto err_instance;
 	}
+	ret = drmm_add_action_or_reset(&fkms->drm, flipkms_infences_release,
+				       fkms->infences);
+	if (ret)
+		goto err_instance;
 
 	ret = flipkms_modeset_init(fkms);
 	if (ret)
@@ -336,8 +361,7 @@ struct flipkms_device *flipkms_device_create(struct flipkms_config *config,
 	return fkms;
 
 err_outputs:
-	flipkms_outputs_fini(fkms);
-	flipkms_infences_destroy(fkms->infences);
+	flipkms_outputs_detach(fkms);
 err_instance:
 	ida_free(&flipkms_instances, fkms->instance);
 err_devres:
@@ -352,17 +376,22 @@ err_unregister:
  * @fkms:	the device
  *
  * Clients that hold the card open see it unplugged (their calls fail
- * with ENODEV); the DRM device is freed when the last of them closes it.
- * Its description is not touched after this.
+ * with ENODEV); the DRM device is freed when the last of them closes it
+ * and the last commit is done: a nonblocking commit still waiting for
+ * its in-fence outlives the shutdown (the helpers give up on it after
+ * their timeouts), and its outputs, timelines and timers stay until then
+ * (flipkms_outputs_release()). A commit waiting for a stand-in
+ * (infence_timeout_ms) goes ahead at once instead. Its description is not
+ * touched after this.
  */
 void flipkms_device_destroy(struct flipkms_device *fkms)
 {
 	struct platform_device *pdev = fkms->pdev;
 
 	drm_dev_unplug(&fkms->drm);
+	flipkms_infences_unplug(fkms->infences);
 	drm_atomic_helper_shutdown(&fkms->drm);
-	flipkms_outputs_fini(fkms);
-	flipkms_infences_destroy(fkms->infences);
+	flipkms_outputs_detach(fkms);
 	ida_free(&flipkms_instances, fkms->instance);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);

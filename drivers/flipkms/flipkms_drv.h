@@ -439,6 +439,7 @@ void flipkms_edid_build(u8 *edid, u32 serial, const char *name,
 
 /* flipkms_infence.c */
 struct flipkms_infences *flipkms_infences_create(struct drm_device *drm);
+void flipkms_infences_unplug(struct flipkms_infences *set);
 void flipkms_infences_destroy(struct flipkms_infences *set);
 struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 					struct dma_fence *fence);

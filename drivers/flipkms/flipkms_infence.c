@@ -59,13 +59,19 @@ MODULE_PARM_DESC(infence_timeout_ms,
 /**
  * struct flipkms_infences - the stand-ins of one device
  * @obj:	their timeline
- * @drm:	the device, for messages
+ * @name:	the device's name, for messages: a stand-in's timer may
+ *		outlive the device (its commit failed, say), not the timeline
+ * @lock:	protects @pending
+ * @pending:	stand-ins not settled yet, through their @link, for the
+ *		unplug to settle
  * @next_seqno:	the number of the latest stand-in (written under @obj.lock)
  * @timeouts:	in-fences that did not signal in time
  */
 struct flipkms_infences {
 	struct syncfw_timeline obj;
-	struct drm_device *drm;
+	char name[32];
+	spinlock_t lock; /* see @lock above */
+	struct list_head pending;
 	u64 next_seqno;
 	atomic64_t timeouts;
 };
@@ -88,7 +94,9 @@ struct flipkms_infences {
  * @signal:	signals the stand-in after @fence did, outside @fence's lock
  * @timer:	the timeout, armed once @cb is queued; holds a reference on
  *		the stand-in while queued
- * @status:	0 while waiting, 1 once @fence signalled, -ETIMEDOUT
+ * @status:	0 while waiting, 1 once @fence signalled, -ETIMEDOUT, or
+ *		-ENODEV if the device was unplugged first
+ * @link:	in &flipkms_infences.pending until settled
  */
 struct flipkms_infence {
 	struct syncfw_pt pt;
@@ -103,6 +111,7 @@ struct flipkms_infence {
 	struct irq_work signal;
 	struct hrtimer timer;
 	atomic_t status;
+	struct list_head link;
 };
 
 static inline struct flipkms_infences *to_infences(struct syncfw_timeline *obj)
@@ -156,8 +165,14 @@ static const struct sync_timeline_ops flipkms_infence_ops = {
 /* The first of the fence and the timer to get here settles the stand-in. */
 static bool flipkms_infence_settle(struct flipkms_infence *in, int status)
 {
+	struct flipkms_infences *set = to_infences(in->pt.parent);
+	unsigned long flags;
+
 	if (atomic_cmpxchg(&in->status, 0, status))
 		return false;
+	spin_lock_irqsave(&set->lock, flags);
+	list_del_init(&in->link);
+	spin_unlock_irqrestore(&set->lock, flags);
 	trace_flipkms_in_fence(in->driver, in->timeline, in->seqno, status,
 			       ktime_to_ns(ktime_sub(ktime_get(), in->since)));
 	sync_timeline_signal(in->pt.parent);
@@ -201,10 +216,9 @@ static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
 
 	if (flipkms_infence_settle(in, -ETIMEDOUT)) {
 		atomic64_inc(&set->timeouts);
-		dev_warn_ratelimited(set->drm->dev,
-				     "in-fence %s:%s:%llu not signalled after %u ms, flipping anyway\n",
-				     in->driver, in->timeline, in->seqno,
-				     in->timeout_ms);
+		pr_warn_ratelimited("flipkms %s: in-fence %s:%s:%llu not signalled after %u ms, flipping anyway\n",
+				    set->name, in->driver, in->timeline,
+				    in->seqno, in->timeout_ms);
 	}
 	if (dma_fence_remove_callback(in->fence, &in->cb)) {
 		/* The callback will not run: done with the fence for it too. */
@@ -259,6 +273,9 @@ struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,
 	in->timer.function = flipkms_infence_timeout;
 	/* Whole now: the dump and has_signaled may see it from here on. */
 	sync_pt_publish(pt);
+	spin_lock_irq(&set->lock);
+	list_add_tail(&in->link, &set->pending);
+	spin_unlock_irq(&set->lock);
 
 	/*
 	 * The callback first, then the timer: a timer that fires must find
@@ -290,9 +307,39 @@ struct flipkms_infences *flipkms_infences_create(struct drm_device *drm)
 				   "flipkms-in-fences");
 	if (!obj)
 		return NULL;
-	to_infences(obj)->drm = drm;
+	strscpy(to_infences(obj)->name, dev_name(drm->dev),
+		sizeof(to_infences(obj)->name));
+	spin_lock_init(&to_infences(obj)->lock);
+	INIT_LIST_HEAD(&to_infences(obj)->pending);
 
 	return to_infences(obj);
+}
+
+/*
+ * Unplug: nothing is scanned out any more, so the flips behind stand-ins
+ * go ahead now, as if their bound ran out, rather than hold the unplug's
+ * shutdown for the atomic helpers' timeouts. Their timers and callbacks
+ * still run and find them settled.
+ */
+void flipkms_infences_unplug(struct flipkms_infences *set)
+{
+	struct flipkms_infence *in;
+
+	for (;;) {
+		spin_lock_irq(&set->lock);
+		in = list_first_entry_or_null(&set->pending,
+					      struct flipkms_infence, link);
+		if (in) {
+			/* Listed, so unsettled: its timer or callback holds it. */
+			list_del_init(&in->link);
+			dma_fence_get(&in->pt.base);
+		}
+		spin_unlock_irq(&set->lock);
+		if (!in)
+			break;
+		flipkms_infence_settle(in, -ENODEV);
+		dma_fence_put(&in->pt.base);
+	}
 }
 
 void flipkms_infences_destroy(struct flipkms_infences *set)
