@@ -45,7 +45,7 @@
  * LUT entries, or not one CTM; a LUT must also have exactly
  * FLIPKMS_LUT_SIZE entries.
  *
- * Returns 0 or -EINVAL.
+ * Return: 0 or -EINVAL.
  */
 int flipkms_color_check(const struct drm_crtc_state *state)
 {

@@ -70,7 +70,7 @@ void flipkms_frame_compose_row(const struct flipkms_frame *frame, int y,
  *
  * Context: process context; may sleep between lines.
  *
- * Returns 0, or -EINVAL for a buffer that does not fit.
+ * Return: 0, or -EINVAL for a buffer that does not fit.
  */
 int flipkms_compose_into(const struct flipkms_frame *frame,
 			 const struct drm_framebuffer *fb, void *vaddr,

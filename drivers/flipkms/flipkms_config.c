@@ -25,7 +25,7 @@
  * @links:	the set
  * @target:	the object linked to
  *
- * Returns 0, -EEXIST if @target is in the set already, or -ENOMEM.
+ * Return: 0, -EEXIST if @target is in the set already, or -ENOMEM.
  */
 int flipkms_config_link(struct xarray *links, void *target)
 {
@@ -76,7 +76,7 @@ static void *flipkms_links_first(struct xarray *links)
  * flipkms_config_plane_crtc() - the CRTC a checked plane serves
  * @plane:	a plane of a description flipkms_config_check() passed
  *
- * Returns the CRTC.
+ * Return: The CRTC.
  */
 struct flipkms_config_crtc *
 flipkms_config_plane_crtc(struct flipkms_config_plane *plane)
@@ -90,7 +90,7 @@ flipkms_config_plane_crtc(struct flipkms_config_plane *plane)
  * flipkms_config_create() - an empty description
  * @name:	the device's name, for messages
  *
- * Returns the description, or NULL without memory.
+ * Return: The description, or NULL without memory.
  */
 struct flipkms_config *flipkms_config_create(const char *name)
 {
@@ -112,7 +112,7 @@ struct flipkms_config *flipkms_config_create(const char *name)
  * @config:	the description
  * @name:	the plane's name
  *
- * Returns the plane, or NULL without memory.
+ * Return: The plane, or NULL without memory.
  */
 struct flipkms_config_plane *flipkms_config_add_plane(struct flipkms_config *config,
 						      const char *name)
@@ -135,7 +135,7 @@ struct flipkms_config_plane *flipkms_config_add_plane(struct flipkms_config *con
  * @config:	the description
  * @name:	the CRTC's name
  *
- * Returns the CRTC, or NULL without memory.
+ * Return: The CRTC, or NULL without memory.
  */
 struct flipkms_config_crtc *flipkms_config_add_crtc(struct flipkms_config *config,
 						    const char *name)
@@ -155,7 +155,7 @@ struct flipkms_config_crtc *flipkms_config_add_crtc(struct flipkms_config *confi
  * @config:	the description
  * @name:	the encoder's name
  *
- * Returns the encoder, or NULL without memory.
+ * Return: The encoder, or NULL without memory.
  */
 struct flipkms_config_encoder *flipkms_config_add_encoder(struct flipkms_config *config,
 							  const char *name)
@@ -175,7 +175,7 @@ struct flipkms_config_encoder *flipkms_config_add_encoder(struct flipkms_config 
  * @config:	the description
  * @name:	the connector's name
  *
- * Returns the connector, or NULL without memory.
+ * Return: The connector, or NULL without memory.
  */
 struct flipkms_config_connector *
 flipkms_config_add_connector(struct flipkms_config *config, const char *name)
@@ -200,6 +200,10 @@ flipkms_config_add_connector(struct flipkms_config *config, const char *name)
  * object that a link points to, so no link to it is left behind.
  */
 
+/**
+ * flipkms_config_remove_plane() - take a plane out of its description and free it
+ * @plane:	the plane, which no link points to
+ */
 void flipkms_config_remove_plane(struct flipkms_config_plane *plane)
 {
 	list_del(&plane->link);
@@ -207,12 +211,20 @@ void flipkms_config_remove_plane(struct flipkms_config_plane *plane)
 	kfree(plane);
 }
 
+/**
+ * flipkms_config_remove_crtc() - take a CRTC out of its description and free it
+ * @crtc:	the CRTC, which no plane or encoder links to
+ */
 void flipkms_config_remove_crtc(struct flipkms_config_crtc *crtc)
 {
 	list_del(&crtc->link);
 	kfree(crtc);
 }
 
+/**
+ * flipkms_config_remove_encoder() - take an encoder out of its description and free it
+ * @encoder:	the encoder, which no connector links to
+ */
 void flipkms_config_remove_encoder(struct flipkms_config_encoder *encoder)
 {
 	list_del(&encoder->link);
@@ -220,6 +232,10 @@ void flipkms_config_remove_encoder(struct flipkms_config_encoder *encoder)
 	kfree(encoder);
 }
 
+/**
+ * flipkms_config_remove_connector() - take a connector out of its description and free it
+ * @connector:	the connector, with its user EDID if it has one
+ */
 void flipkms_config_remove_connector(struct flipkms_config_connector *connector)
 {
 	list_del(&connector->link);
@@ -237,6 +253,8 @@ void flipkms_config_remove_connector(struct flipkms_config_connector *connector)
  * The types a monitor or panel plugs into: VGA, DVI-I, DVI-D, DVI-A, LVDS,
  * DisplayPort, HDMI-A, HDMI-B, eDP, Virtual, DSI and DPI. Not TV outputs,
  * whose modes are TV standards, nor writeback, SPI, USB or Unknown.
+ *
+ * Return: true for those.
  */
 bool flipkms_config_connector_type_ok(int type)
 {
@@ -280,7 +298,7 @@ static bool flipkms_edid_block_sums(const u8 *block)
  * core checks it. The check is strict where the core's is lenient: it
  * repairs a header with a few wrong bytes, which here is refused.
  *
- * Returns 0 or -EINVAL.
+ * Return: 0 or -EINVAL.
  */
 int flipkms_config_edid_check(const u8 *edid, size_t len)
 {
@@ -393,7 +411,7 @@ static int flipkms_default_output(struct flipkms_config *config, unsigned int i,
  *
  * Each output has writeback, and its connector is connected.
  *
- * Returns the description, or NULL without memory.
+ * Return: The description, or NULL without memory.
  */
 struct flipkms_config *flipkms_config_default(unsigned int outputs,
 					      unsigned int overlays,
@@ -425,7 +443,7 @@ struct flipkms_config *flipkms_config_default(unsigned int outputs,
  * flipkms_config_plane_formats() - the formats a plane of @type may offer
  * @type:	primary, overlay or cursor
  *
- * Returns a mask over flipkms_plane_formats(): all of them, for a cursor
+ * Return: A mask over flipkms_plane_formats(): all of them, for a cursor
  * the RGB ones.
  */
 u64 flipkms_config_plane_formats(enum drm_plane_type type)
@@ -540,7 +558,7 @@ static int flipkms_check_outputs(struct flipkms_config *config)
  * Numbers the CRTCs and finds each one's primary, cursor, encoder and
  * connector for the device's creation.
  *
- * Returns 0, or -EINVAL with a message naming what flipkms cannot build.
+ * Return: 0, or -EINVAL with a message naming what flipkms cannot build.
  */
 int flipkms_config_check(struct flipkms_config *config)
 {

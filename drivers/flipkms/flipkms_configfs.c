@@ -896,7 +896,7 @@ static struct configfs_subsystem flipkms_subsys = {
 /**
  * flipkms_configfs_register() - offer flipkms/ in configfs
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int flipkms_configfs_register(void)
 {

@@ -630,7 +630,7 @@ static struct drm_crtc_state *flipkms_crtc_duplicate_state(struct drm_crtc *crtc
  * flipkms_output_shown() - the frame on screen
  * @out: the output
  *
- * Returns a reference to the frame the latest latch put on screen, or NULL
+ * Return: A reference to the frame the latest latch put on screen, or NULL
  * while the CRTC is off.
  */
 struct flipkms_frame *flipkms_output_shown(struct flipkms_output *out)
@@ -1038,7 +1038,7 @@ static const struct drm_crtc_helper_funcs flipkms_crtc_helper_funcs = {
  * @primary:	its primary plane
  * @cursor:	its cursor plane, or NULL
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int flipkms_crtc_init(struct flipkms_output *out, unsigned int index,
 		      struct drm_plane *primary, struct drm_plane *cursor)

@@ -282,7 +282,7 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
  * Each device is a platform device of its own with its own DRM card and
  * its own timelines, named after the platform device.
  *
- * Returns the device, or an ERR_PTR(): -EINVAL (with a message) for a
+ * Return: The device, or an ERR_PTR(): -EINVAL (with a message) for a
  * description flipkms cannot build, or the error of the step that failed,
  * with nothing left behind.
  */

@@ -427,7 +427,6 @@ u64 flipkms_vrr_skip(const struct flipkms_output *out, ktime_t *when);
 void flipkms_vrr_flushed(struct flipkms_output *out, bool enabled,
 			 ktime_t flushed);
 void flipkms_vrr_latched(struct flipkms_output *out, ktime_t when);
-struct flipkms_frame;
 bool flipkms_vrr_async_refreshes(const struct flipkms_output *out,
 				 const struct flipkms_frame *frame, ktime_t now);
 

@@ -111,6 +111,8 @@ static void flipkms_edid_range(u8 *d, u32 vrr_range)
  *
  * A detailed timing holds a pixel clock below 655.36 MHz and 12-bit active
  * and blanking sizes.
+ *
+ * Return: true if @mode fits one.
  */
 bool flipkms_edid_fits(const struct drm_display_mode *mode)
 {

@@ -134,7 +134,7 @@ struct drm_framebuffer *flipkms_fb_create(struct drm_device *drm,
  *
  * Context: process context; may sleep.
  *
- * Returns 0 or the mapping's error.
+ * Return: 0 or the mapping's error.
  */
 int flipkms_fb_keep_mapped(struct drm_framebuffer *fb)
 {
@@ -171,7 +171,7 @@ int flipkms_fb_keep_mapped(struct drm_framebuffer *fb)
  * @fb may read through @data without a mapping of its own. Takes no lock
  * and does not sleep.
  *
- * Returns false if @fb has no kept mapping (no commit prepared it).
+ * Return: False if @fb has no kept mapping (no commit prepared it).
  */
 bool flipkms_fb_data(const struct drm_framebuffer *fb, struct iosys_map *data)
 {

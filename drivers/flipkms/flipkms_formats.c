@@ -413,6 +413,8 @@ void flipkms_format_fetch(const struct flipkms_frame_plane *fp, int sx, int sy,
 /**
  * flipkms_format_fetchable() - whether flipkms_format_fetch() reads @format
  * @format: a DRM fourcc
+ *
+ * Return: true if it does.
  */
 bool flipkms_format_fetchable(u32 format)
 {
@@ -459,7 +461,7 @@ static u32 flipkms_pack10(const struct flipkms_pixel *px, unsigned int rs,
  * @n:		how many
  * @dst:	where the first goes
  *
- * Returns false for a format it cannot write (nothing is written).
+ * Return: False for a format it cannot write (nothing is written).
  */
 bool flipkms_format_store(u32 format, const struct flipkms_pixel *line, int n,
 			  u8 *dst)

@@ -134,7 +134,7 @@ static void flipkms_frame_add_plane(struct flipkms_frame *frame,
  * that the flush, which cannot, only fills the frame in. A CRTC that will
  * be off gets none.
  *
- * Returns 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM.
  */
 int flipkms_frame_alloc(struct flipkms_crtc_state *fstate)
 {

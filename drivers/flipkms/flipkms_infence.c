@@ -237,7 +237,7 @@ static enum hrtimer_restart flipkms_infence_timeout(struct hrtimer *timer)
  * @set:	the device's stand-ins
  * @fence:	the plane's fence (the caller keeps its reference)
  *
- * Returns a new reference to the stand-in, a new reference to @fence if it
+ * Return: A new reference to the stand-in, a new reference to @fence if it
  * has signalled already or no bound is set, or NULL when memory runs out.
  */
 struct dma_fence *flipkms_infence_bound(struct flipkms_infences *set,

@@ -47,7 +47,7 @@ static const struct {
 /**
  * flipkms_output_parse_params() - check the outputs' module parameters
  *
- * Returns 0, or -EINVAL with a message for a preferred_mode that is not
+ * Return: 0, or -EINVAL with a message for a preferred_mode that is not
  * WxH within the offered range.
  */
 int flipkms_output_parse_params(void)
@@ -68,7 +68,7 @@ int flipkms_output_parse_params(void)
  * @width:	set to W on success
  * @height:	set to H on success
  *
- * Returns 0, or -EINVAL for text that is not WxH from 640x480 to 3840x2160.
+ * Return: 0, or -EINVAL for text that is not WxH from 640x480 to 3840x2160.
  */
 int flipkms_output_parse_mode(const char *text, unsigned int *width,
 			      unsigned int *height)
@@ -268,7 +268,7 @@ static const struct drm_connector_funcs flipkms_connector_funcs = {
  *
  * The connector offers the EDID's modes alone from its next probe on.
  *
- * Returns 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM.
  */
 int flipkms_output_set_edid(struct flipkms_output *out, const u8 *edid,
 			    size_t len)
@@ -303,7 +303,7 @@ static void flipkms_output_release(struct drm_device *drm, void *data)
  * @index:	its index
  * @config:	its connector and monitor
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int flipkms_output_init(struct flipkms_output *out, unsigned int index,
 			const struct flipkms_config_connector *config)

@@ -86,7 +86,7 @@ static const u32 flipkms_formats[] = {
  *
  * A configfs plane offers a subset, a mask of their indices here.
  *
- * Returns the formats, RGB first, then YCbCr.
+ * Return: The formats, RGB first, then YCbCr.
  */
 const u32 *flipkms_plane_formats(unsigned int *count)
 {
@@ -199,7 +199,7 @@ static const struct drm_plane_funcs flipkms_plane_funcs = {
  * @mask:	the formats it offers, bit i for flipkms_plane_formats()[i];
  *		a cursor offers RGB formats only
  *
- * Returns the plane, or an ERR_PTR(): -EINVAL if it would offer none.
+ * Return: The plane, or an ERR_PTR(): -EINVAL if it would offer none.
  */
 struct drm_plane *flipkms_plane_create(struct drm_device *drm,
 				       enum drm_plane_type type,

@@ -38,7 +38,7 @@
  * @period:	the refresh's period, in ns
  * @vtotal:	the mode's vertical total
  *
- * Returns the line, from 0; vdisplay or more is the vertical blanking.
+ * Return: The line, from 0; vdisplay or more is the vertical blanking.
  */
 int flipkms_tear_line(s64 since, s64 period, int vtotal)
 {
@@ -206,7 +206,7 @@ void flipkms_scan_finish(struct flipkms_output *out,
  * blanking, or latched by a vblank that has not begun its refresh yet) the
  * frame on screen, which the rest of the scan, or the next one, shows.
  *
- * Returns a reference with a promise to read it (flipkms_frame_read_done()),
+ * Return: A reference with a promise to read it (flipkms_frame_read_done()),
  * or NULL while the CRTC is off.
  */
 struct flipkms_frame *flipkms_scan_to_read(struct flipkms_output *out)

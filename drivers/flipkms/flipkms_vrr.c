@@ -32,7 +32,7 @@ static u32 flipkms_vrr_ranges[FLIPKMS_MAX_OUTPUTS];
  * @text:	"MIN-MAX" in Hz, with an optional trailing newline
  * @range:	set to flipkms_vrr_pack(MIN, MAX) on success
  *
- * Returns 0; -EINVAL for text that is not MIN-MAX or a MIN above MAX;
+ * Return: 0; -EINVAL for text that is not MIN-MAX or a MIN above MAX;
  * -ERANGE for a rate outside FLIPKMS_VRR_MIN_HZ to FLIPKMS_VRR_MAX_HZ.
  */
 int flipkms_vrr_parse(const char *text, u32 *range)
@@ -55,7 +55,7 @@ int flipkms_vrr_parse(const char *text, u32 *range)
 /**
  * flipkms_vrr_parse_params() - check the vrr_range module parameter
  *
- * Returns 0, or the error of the first range that is refused, with a
+ * Return: 0, or the error of the first range that is refused, with a
  * message naming it.
  */
 int flipkms_vrr_parse_params(void)
@@ -95,7 +95,7 @@ int flipkms_vrr_parse_params(void)
  * flipkms_vrr_default() - the refresh range the module parameter gives
  * @index:	an output's index, below FLIPKMS_MAX_OUTPUTS
  *
- * Returns the range, flipkms_vrr_pack()ed.
+ * Return: The range, flipkms_vrr_pack()ed.
  */
 u32 flipkms_vrr_default(unsigned int index)
 {
@@ -111,6 +111,8 @@ u32 flipkms_vrr_default(unsigned int index)
  * or if it comes too late, one period of the range's minimum rate after
  * it, which repeats the frame. A flip held by the vrr_hold fault waits
  * for that longest frame too.
+ *
+ * Return: the start of that refresh.
  */
 ktime_t flipkms_vrr_next(const struct flipkms_output *out)
 {
@@ -131,7 +133,9 @@ ktime_t flipkms_vrr_next(const struct flipkms_output *out)
  * The timer handles one refresh per expiry, but after a long stall it
  * skips the repeated frames that started meanwhile before any waiting
  * flip's flush (they latch nothing) and handles the latest, as the fixed
- * grid skips missed vblanks. Returns how many it skipped.
+ * grid skips missed vblanks.
+ *
+ * Return: how many it skipped.
  */
 u64 flipkms_vrr_skip(const struct flipkms_output *out, ktime_t *when)
 {
@@ -221,7 +225,7 @@ void flipkms_vrr_latched(struct flipkms_output *out, ktime_t when)
  * flip ends amdgpu's stretched front porch. In the active lines it tears
  * as on the fixed grid.
  *
- * Returns true if the flip is to be made synchronous.
+ * Return: True if the flip is to be made synchronous.
  */
 bool flipkms_vrr_async_refreshes(const struct flipkms_output *out,
 				 const struct flipkms_frame *frame, ktime_t now)

@@ -350,7 +350,7 @@ static void flipkms_wb_work(struct work_struct *work)
  * @out: the output, whose CRTC is initialised
  * @connector: whether it has one (its job list is set up either way)
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int flipkms_writeback_init(struct flipkms_output *out, bool connector)
 {
