@@ -3,7 +3,8 @@
 # (tests/kms/kms.c), the result framework (tests/lib/check.c), libsync and
 # libdrm: tests/kms itself and the others. A Makefile sets AREA (its
 # directory under tests/) and PROGS (one program per PROG.c), then includes
-# this; everything lands in build/tests/$(AREA)/.
+# this; everything lands in build/tests/$(AREA)/. A program that needs
+# objects of its own sets EXTRA_OBJS for its target (tests/kms/Makefile).
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 SRC := $(TOP)/tests/$(AREA)
@@ -24,7 +25,7 @@ HELPER_OBJS := $(OUT)/kms.o $(OUT)/check.o
 all: $(PROGS:%=$(OUT)/%)
 
 $(OUT)/%: $(SRC)/%.c $(HELPER_OBJS) $(LIBSYNC) | $(OUT)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(HELPER_OBJS) $(LIBSYNC) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(EXTRA_OBJS) $(HELPER_OBJS) $(LIBSYNC) $(LDFLAGS) $(LDLIBS)
 
 # The helpers are compiled per area, so that each area stands alone.
 $(OUT)/kms.o: $(TOP)/tests/kms/kms.c | $(OUT)
