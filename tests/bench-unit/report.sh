@@ -10,7 +10,8 @@
 #              "no difference" everywhere
 #   different  flipfence takes half the time, makes twice the rate and
 #              offsets 10 units higher: every compared row reads better
-#              (offsets: higher); highrate3 and compose-rot90 are flipkms only
+#              (offsets: higher); highrate3, compose-rot90 and compose-nv12(-color)
+#              are flipkms only
 #   void       "different" whose A/A control reads a difference: the
 #              report says no verdict stands
 #   failed     "different" with flipfence's fliplat round 3 failed and
@@ -73,7 +74,7 @@ run() {
 		z_f=${z_flipfence[i - 1]}
 		z_m=${z_mainline[i - 1]}
 		[ "$5" = shared ] && z_m=$z_f
-		for name in sync fliplat compose control compose-rot90 presentlat kmscube highrate highrate3; do
+		for name in sync fliplat compose control compose-rot90 compose-nv12 compose-nv12-color presentlat kmscube highrate highrate3; do
 			# The A/A control is the same code on both sides, unless
 			# the run says otherwise (CONTROL-SCALE).
 			if [ $name = control ]; then
@@ -83,7 +84,7 @@ run() {
 					"$(awk -v s="$2" -v z="$z_f" 'BEGIN { print s * exp(0.05 * z) }')" \
 					"$(awk -v s="$3" -v z="$z_f" 'BEGIN { print s * exp(-0.05 * z) }')" "$4"
 			fi
-			[ $name = highrate3 ] || [ $name = compose-rot90 ] && continue
+			case $name in highrate3 | compose-rot90 | compose-nv12*) continue ;; esac
 			round "$d/$name-mainline-$i.json" \
 				"$(awk -v z="$z_m" 'BEGIN { print exp(0.05 * z) }')" \
 				"$(awk -v z="$z_m" 'BEGIN { print exp(-0.05 * z) }')" 0

@@ -4,7 +4,9 @@
  * per second at 1920x1080 with a primary plane, a full-screen ARGB8888
  * overlay (with -n, an NV12 one, as a video player's; with -r, a 1080x1920
  * ARGB8888 one turned 90 degrees, as a portrait video or a rotated
- * display's content) and a 64x64 ARGB8888 cursor.
+ * display's content) and a 64x64 ARGB8888 cursor; with -c, the CRTC's
+ * colour stages set too (DEGAMMA_LUT, CTM and GAMMA_LUT, as a
+ * colour-managed compositor sets them).
  *
  * The primary plane flips between two buffers at every vblank, so that every
  * frame is new, while a CRC source is set; the mode runs at 240 Hz so that
@@ -20,10 +22,11 @@
  * are compositions per second of wall time; frames per vblank says whether
  * the composer keeps up (1.0). Prints one JSON object.
  *
- * usage: compose-bench [-n | -r] [-t SECONDS] DRIVER
+ * usage: compose-bench [-n | -r] [-c] [-t SECONDS] DRIVER
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +94,45 @@ static int nv12_create(int fd, struct kms_fb *fb)
 			     &fb->fb_id, 0) ? -errno : 0;
 }
 
+/*
+ * DEGAMMA_LUT (an sRGB-like x^2.2), CTM (a colour-space change: rows that
+ * mix all three channels, negative coefficients included) and GAMMA_LUT
+ * (x^(1/2.2)) on @req for @crtc; false if the CRTC has no such properties.
+ */
+static bool colour_stages(int fd, uint32_t crtc, drmModeAtomicReq *req)
+{
+	static const double ctm[9] = { 1.2249, -0.2247, -0.0002, -0.0420, 1.0419, 0.0001,
+				       -0.0197, -0.0786, 1.0979 };
+	const char *names[3] = { "DEGAMMA_LUT", "CTM", "GAMMA_LUT" };
+	struct drm_color_lut lut[2][256];
+	struct drm_color_ctm m;
+	uint32_t blob[3], prop;
+	double v;
+	int i, k;
+
+	for (i = 0; i < 256; i++)
+		for (k = 0; k < 2; k++) {
+			v = 65535 * pow(i / 255.0, k ? 1 / 2.2 : 2.2) + 0.5;
+			lut[k][i] = (struct drm_color_lut){ .red = (uint16_t)v, .green = (uint16_t)v,
+							    .blue = (uint16_t)v };
+		}
+	/* S31.32 sign-magnitude */
+	for (i = 0; i < 9; i++)
+		m.matrix[i] = (uint64_t)llround(fabs(ctm[i]) * 4294967296.0) |
+			      (ctm[i] < 0 ? 1ULL << 63 : 0);
+	if (drmModeCreatePropertyBlob(fd, lut[0], sizeof(lut[0]), &blob[0]) ||
+	    drmModeCreatePropertyBlob(fd, &m, sizeof(m), &blob[1]) ||
+	    drmModeCreatePropertyBlob(fd, lut[1], sizeof(lut[1]), &blob[2]))
+		return false;
+	for (k = 0; k < 3; k++) {
+		prop = kms_prop_id(fd, crtc, DRM_MODE_OBJECT_CRTC, names[k]);
+		if (!prop)
+			return false;
+		drmModeAtomicAddProperty(req, crtc, prop, blob[k]);
+	}
+	return true;
+}
+
 /* The kernel's count of compositions on CRTC 0, or -1; @how says whose. */
 static long compositions(const char *crtc_dir, const char **how)
 {
@@ -126,19 +168,20 @@ int main(int argc, char **argv)
 	double seconds = 5;
 	char dir[96], path[160], line[128];
 	int opt, ctl, data, ret;
-	bool nv12 = false, rot90 = false;
+	bool nv12 = false, rot90 = false, colour = false;
 	long entries = 0, frames = 0;
 	int64_t start, t, prev;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "nrt:")) != -1) {
-		if (opt == 'n' || opt == 'r') {
+	while ((opt = getopt(argc, argv, "nrct:")) != -1) {
+		if (opt == 'n' || opt == 'r' || opt == 'c') {
 			nv12 |= opt == 'n';
 			rot90 |= opt == 'r';
+			colour |= opt == 'c';
 			continue;
 		}
 		if (opt != 't' || (nv12 && rot90)) {
-			fprintf(stderr, "usage: %s [-n | -r] [-t SECONDS] DRIVER\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n | -r] [-c] [-t SECONDS] DRIVER\n", argv[0]);
 			return 2;
 		}
 		seconds = atof(optarg);
@@ -181,6 +224,8 @@ int main(int argc, char **argv)
 						     "rotation"), DRM_MODE_ROTATE_90);
 	}
 	kms_req_plane(req, pipe.cursor_id, &pipe.cursor_props, pipe.crtc_id, &cursor, -1);
+	if (colour && !colour_stages(dev.fd, pipe.crtc_id, req))
+		fail("DEGAMMA_LUT, CTM and GAMMA_LUT", ENOTSUP);
 	if (drmModeAtomicCommit(dev.fd, req, 0, NULL))
 		fail("enable overlay and cursor", errno);
 	drmModeAtomicFree(req);
@@ -243,11 +288,13 @@ int main(int argc, char **argv)
 	close(data);
 	printf("{ \"driver\": \"%s\", \"mode\": \"1920x1080@%d\", \"planes\": "
 	       "\"primary XRGB8888 + overlay %s 1920x1080 + cursor ARGB8888 64x64\", "
-	       "\"seconds\": %.3f, \"crc_entries\": %ld, \"frames\": %ld, \"counted_by\": \"%s\", "
+	       "\"colour_stages\": %s, \"seconds\": %.3f, \"crc_entries\": %ld, \"frames\": %ld, "
+	       "\"counted_by\": \"%s\", "
 	       "\"vblanks\": %lu, \"frames_per_s\": %.2f, \"frames_per_vblank\": %.3f }\n",
 	       dev.driver, HZ,
 	       nv12 ? "NV12" : rot90 ? "ARGB8888 1080x1920 rotate-90 to" : "ARGB8888",
-	       seconds, entries, frames, counted_by, last - first, frames / seconds,
+	       colour ? "true" : "false", seconds, entries, frames, counted_by, last - first,
+	       frames / seconds,
 	       last > first ? (double)frames / (last - first) : 0);
 	kms_disable(&dev, &pipe);
 	kms_close(&dev);

@@ -51,7 +51,7 @@ jq -n --arg cpus "$(nproc)" --arg kernel "$(uname -r)" --arg flavour "$FLIPFENCE
 # fails leaves a failed round's file. Called as `one ... || true`, so that
 # set -e does not end the run inside it.
 one() {
-	local name=$1 side=$2 round=$3 card=$fk file crtcs node rc
+	local name=$1 side=$2 round=$3 card=$fk file crtcs node rc opts
 	[ "$side" = mainline ] && card=$vk
 	file=$out/$name-$side-$round.json
 	rm -f "$file" "$file.failed"
@@ -74,6 +74,13 @@ one() {
 	control)
 		# A/A: flipkms on both "sides", to show what noise alone reads.
 		"$bin/compose-bench" -t 3 flipkms | grep "^{" >"$file" ;;
+	compose-nv12 | compose-nv12-color)
+		# An NV12 overlay, and the CRTC's DEGAMMA_LUT, CTM and GAMMA_LUT
+		# too: vkms (6.1 and 6.12) composes no NV12 and has no CTM, so
+		# flipkms only, beside its own ARGB8888 compose row.
+		opts=(-n)
+		[ "$name" = compose-nv12 ] || opts+=(-c)
+		"$bin/compose-bench" -t 3 "${opts[@]}" flipkms | grep "^{" >"$file" ;;
 	highrate | highrate3)
 		# highrate: one CRTC on each side; highrate3: flipkms's three
 		# outputs all flipping, flipkms only.
@@ -141,6 +148,8 @@ for name in sync fliplat compose control; do
 	measure $name both
 done
 measure compose-rot90 flipfence
+measure compose-nv12 flipfence
+measure compose-nv12-color flipfence
 # Like for like: Weston takes the preferred mode, 1024x768 on vkms 6.1
 # (flipkms's default is 1920x1080). kmscube and highrate set their mode.
 bench_reload_flipkms 1 preferred_mode=1024x768
