@@ -108,6 +108,21 @@ flipkms_device_remove() {
 	rmdir "$dir"
 }
 
+# start_udevd LOG: Debian's udevd for the compositors' device monitors (they
+# listen on udev's netlink group, which only udevd sends on), in the
+# foreground as a child of the calling script, so that the runner's timeout
+# kills it with the test; its pid in $udevd_pid for the caller's trap to
+# stop. Returns once it answers and has seen the DRM devices.
+start_udevd() {
+	/lib/systemd/systemd-udevd --resolve-names=never >"$1" 2>&1 &
+	udevd_pid=$!
+	for _ in $(seq 50); do
+		udevadm control --ping 2>/dev/null && break
+		sleep 0.1
+	done
+	udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
+}
+
 finish() {
 	[ "$failures" -eq 0 ]
 }

@@ -23,11 +23,7 @@ minor=$(drm_minor_of flipkms) || { echo "not ok - setup: no flipkms card"; exit 
 export ctl=/sys/kernel/debug/dri/$minor/crtc-0
 tmp=$(mktemp -d)
 export FLIPFENCE_SESSION_LOG=$tmp/weston.log
-# udevd in the foreground, a child of this script: in the test's process
-# group, so that the runner's timeout kills it with the test, and stopped
-# by the trap on any exit (a daemonised one would outlive a killed test).
-$udevd --resolve-names=never >"$tmp/udevd.log" 2>&1 &
-udevd_pid=$!
+# udevd (tests/lib.sh's start_udevd) stops with the trap on any exit.
 cleanup() {
 	kill "$udevd_pid" 2>/dev/null
 	wait "$udevd_pid" 2>/dev/null
@@ -36,11 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT
-for _ in $(seq 50); do
-	udevadm control --ping 2>/dev/null && break
-	sleep 0.1
-done
-udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
+start_udevd "$tmp/udevd.log"
 
 # The client half, in the session: present, unplug, replug, present again.
 cat >"$tmp/client.sh" <<'CLIENT'

@@ -50,13 +50,7 @@ export dri=/sys/kernel/debug/dri/${card#card}
 # udevd in the foreground, a child of this script: in the test's process
 # group, so that the runner's timeout kills it with the test, and stopped
 # by the trap on any exit (a daemonised one would outlive a killed test).
-$udevd --resolve-names=never >"$tmp/udevd.log" 2>&1 &
-udevd_pid=$!
-for _ in $(seq 50); do
-	udevadm control --ping 2>/dev/null && break
-	sleep 0.1
-done
-udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
+start_udevd "$tmp/udevd.log"
 
 cat >"$tmp/client.sh" <<'CLIENT'
 # shellcheck source=tests/lib.sh

@@ -58,13 +58,7 @@ name_of() { local c; c=$(cd "/sys/class/drm" && echo "$1"-Virtual-*); echo "${c#
 export out_a out_b ctl_a ctl_b gpu2
 out_a=$(name_of "$a") out_b=$(name_of "$b")
 ctl_a=/sys/kernel/debug/dri/${a#card}/crtc-0 ctl_b=/sys/kernel/debug/dri/${b#card}/crtc-0
-$udevd --resolve-names=never >"$tmp/udevd.log" 2>&1 &
-udevd_pid=$!
-for _ in $(seq 50); do
-	udevadm control --ping 2>/dev/null && break
-	sleep 0.1
-done
-udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
+start_udevd "$tmp/udevd.log"
 
 cat >"$tmp/weston-client.sh" <<'CLIENT'
 # shellcheck source=tests/lib.sh
