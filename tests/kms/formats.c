@@ -251,7 +251,6 @@ static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct
 {
 	const struct kms_plane_props *o = &pipe->overlay_props;
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
-	int32_t fence = -1;
 	int ret;
 
 	kms_req_plane(req, pipe->primary_id, &pipe->primary_props, pipe->crtc_id, f->primary, -1);
@@ -270,22 +269,8 @@ static int commit(struct kms_dev *dev, const struct kms_pipe *pipe, const struct
 					 kms_prop_id(dev->fd, pipe->overlay_id,
 						     DRM_MODE_OBJECT_PLANE, "COLOR_RANGE"),
 					 (uint64_t)f->range);
-	if (out) {
-		drmModeAtomicAddProperty(req, wb->id, wb->crtc_id, pipe->crtc_id);
-		drmModeAtomicAddProperty(req, wb->id, wb->fb_id, out->fb_id);
-		if (!(flags & DRM_MODE_ATOMIC_TEST_ONLY))
-			drmModeAtomicAddProperty(req, wb->id, wb->out_fence_ptr,
-						 (uint64_t)(uintptr_t)&fence);
-	}
-	/* Attaching the writeback connector is a modeset. */
-	ret = drmModeAtomicCommit(dev->fd, req, flags | DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
-	      -errno : 0;
+	ret = kms_commit_writeback(dev, req, wb, pipe->crtc_id, out, flags);
 	drmModeAtomicFree(req);
-	if (fence >= 0) {
-		if (sync_wait(fence, 10000))
-			ret = -ETIME;
-		close(fence);
-	}
 	return ret;
 }
 
@@ -578,7 +563,6 @@ static int walk_commit(struct walk *w, struct kms_fb *const *fbs, long long enc,
 		       long long range, const struct kms_fb *out)
 {
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
-	int32_t fence = -1;
 	int p, ret;
 
 	for (p = 0; p < PLANES; p++) {
@@ -598,16 +582,8 @@ static int walk_commit(struct walk *w, struct kms_fb *const *fbs, long long enc,
 					 kms_prop_id(w->dev->fd, w->plane_id[p], DRM_MODE_OBJECT_PLANE,
 						     "COLOR_RANGE"), (uint64_t)range);
 	}
-	drmModeAtomicAddProperty(req, w->wb->id, w->wb->crtc_id, w->pipe->crtc_id);
-	drmModeAtomicAddProperty(req, w->wb->id, w->wb->fb_id, out->fb_id);
-	drmModeAtomicAddProperty(req, w->wb->id, w->wb->out_fence_ptr, (uint64_t)(uintptr_t)&fence);
-	ret = drmModeAtomicCommit(w->dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ? -errno : 0;
+	ret = kms_commit_writeback(w->dev, req, w->wb, w->pipe->crtc_id, out, 0);
 	drmModeAtomicFree(req);
-	if (fence >= 0) {
-		if (sync_wait(fence, 10000))
-			ret = -ETIME;
-		close(fence);
-	}
 	return ret;
 }
 

@@ -658,6 +658,30 @@ bool kms_writeback_find(struct kms_dev *dev, const struct kms_pipe *pipe,
 	return wb->crtc_id && wb->fb_id && wb->out_fence_ptr;
 }
 
+int kms_commit_writeback(struct kms_dev *dev, drmModeAtomicReq *req,
+			 const struct kms_writeback *wb, uint32_t crtc_id,
+			 const struct kms_fb *out, uint32_t flags)
+{
+	int32_t fence = -1;
+	int ret;
+
+	if (out) {
+		drmModeAtomicAddProperty(req, wb->id, wb->crtc_id, crtc_id);
+		drmModeAtomicAddProperty(req, wb->id, wb->fb_id, out->fb_id);
+		if (!(flags & DRM_MODE_ATOMIC_TEST_ONLY))
+			drmModeAtomicAddProperty(req, wb->id, wb->out_fence_ptr,
+						 (uint64_t)(uintptr_t)&fence);
+	}
+	ret = drmModeAtomicCommit(dev->fd, req, flags | DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
+	      -errno : 0;
+	if (fence >= 0) {
+		if (sync_wait(fence, 10000))
+			ret = -ETIME;
+		close(fence);
+	}
+	return ret;
+}
+
 /* --- fences ------------------------------------------------------------- */
 
 int kms_fence_info(int fd, struct kms_fence_info *info)

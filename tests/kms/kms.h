@@ -182,6 +182,15 @@ struct kms_writeback {
  */
 bool kms_writeback_find(struct kms_dev *dev, const struct kms_pipe *pipe,
 			struct kms_writeback *wb);
+/*
+ * Commits @req, with a writeback job of @crtc_id's frame into @out when @out is
+ * not NULL, as a blocking commit that may modeset (attaching the connector is
+ * one) with @flags added, and waits up to 10 s for the job's fence (none
+ * with DRM_MODE_ATOMIC_TEST_ONLY). 0, -errno, or -ETIME if it did not signal.
+ */
+int kms_commit_writeback(struct kms_dev *dev, drmModeAtomicReq *req,
+			 const struct kms_writeback *wb, uint32_t crtc_id,
+			 const struct kms_fb *out, uint32_t flags);
 
 /* --- fences ------------------------------------------------------------- */
 
