@@ -341,24 +341,6 @@ static uint32_t display_connector(int fd)
 	return id;
 }
 
-/* Connector @id's EDID property into @edid (at most @max bytes): its length, or -1. */
-static int edid_of(int fd, uint32_t id, unsigned char *edid, size_t max)
-{
-	drmModePropertyBlobPtr blob;
-	uint64_t blob_id;
-	int len;
-
-	if (kms_prop_get(fd, id, DRM_MODE_OBJECT_CONNECTOR, "EDID", &blob_id) || !blob_id)
-		return -1;
-	blob = drmModeGetPropertyBlob(fd, (uint32_t)blob_id);
-	if (!blob)
-		return -1;
-	len = (int)blob->length;
-	memcpy(edid, blob->data, (size_t)len < max ? (size_t)len : max);
-	drmModeFreePropertyBlob(blob);
-	return len;
-}
-
 /* The text of display descriptor @tag (0xfc name, 0xff serial), trimmed; "" if none. */
 static const char *edid_text(const unsigned char *edid, unsigned char tag)
 {
@@ -784,7 +766,7 @@ static void check_monitor(struct kms_dev *kd)
 	      "%ux%u mm, expected 344x194", c->mmWidth, c->mmHeight);
 	drmModeFreeConnector(c);
 
-	len = edid_of(kd->fd, id, edid, sizeof(edid));
+	len = kms_connector_edid(kd->fd, id, edid, sizeof(edid));
 	require(len == EDID_LEN, "a 128-byte EDID property");
 	for (int d = 72; d < 126; d += 18)
 		if (!edid[d] && !edid[d + 1] && edid[d + 3] == 0xfd)
@@ -882,7 +864,7 @@ static void check_hotplug_edid(struct kms_dev *kd, int ufd)
 	ret = write_bytes("t1/connectors/n/edid", given, EDID_LEN);
 	uevent = !ret && uevent_hotplug(ufd, kd->path);
 	c = drmModeGetConnector(kd->fd, id);
-	len = edid_of(kd->fd, id, edid, sizeof(edid));
+	len = kms_connector_edid(kd->fd, id, edid, sizeof(edid));
 	for (int i = 0; c && i < c->count_modes; i++) {
 		big |= c->modes[i].hdisplay > 1920;
 		preferred |= (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) &&
@@ -899,7 +881,7 @@ static void check_hotplug_edid(struct kms_dev *kd, int ufd)
 	ret = write_bytes("t1/connectors/n/edid", "\n", 1);
 	uevent = !ret && uevent_hotplug(ufd, kd->path);
 	c = drmModeGetConnector(kd->fd, id);
-	len = edid_of(kd->fd, id, edid, sizeof(edid));
+	len = kms_connector_edid(kd->fd, id, edid, sizeof(edid));
 	check("hotplug-edid-cleared", !ret && uevent && c && len == EDID_LEN &&
 	      strchr(edid_text(edid, 0xfc), '.'),
 	      "clear %s, uevent %s, EDID property %d bytes named \"%s\"", errno_name(-ret),
@@ -1031,7 +1013,8 @@ static void check_distinct_edids(struct kms_dev *kd1, struct kms_dev *kd2)
 			unsigned char edid[EDID_LEN];
 
 			drmModeFreeConnector(c);
-			if (edid_of(fds[f], res->connectors[i], edid, sizeof(edid)) != EDID_LEN)
+			if (kms_connector_edid(fds[f], res->connectors[i], edid, sizeof(edid)) !=
+			    EDID_LEN)
 				continue;
 			serials[n] = edid[12] | edid[13] << 8 | edid[14] << 16 | (uint32_t)edid[15] << 24;
 			snprintf(names[n], sizeof(names[n]), "%s", edid_text(edid, 0xfc));

@@ -32,24 +32,6 @@
 #define EDID_LEN	128
 #define MAX_PIPES	4
 
-/* The connector's EDID property into @edid; its length, or -1. */
-static int edid_of(int fd, uint32_t connector, unsigned char edid[EDID_LEN])
-{
-	drmModePropertyBlobPtr blob;
-	uint64_t id;
-	int len;
-
-	if (kms_prop_get(fd, connector, DRM_MODE_OBJECT_CONNECTOR, "EDID", &id) || !id)
-		return -1;
-	blob = drmModeGetPropertyBlob(fd, (uint32_t)id);
-	if (!blob)
-		return -1;
-	len = (int)blob->length;
-	memcpy(edid, blob->data, len < EDID_LEN ? len : EDID_LEN);
-	drmModeFreePropertyBlob(blob);
-	return len;
-}
-
 static bool checksum_ok(const unsigned char *edid)
 {
 	unsigned char sum = 0;
@@ -168,7 +150,8 @@ static void test_override(struct kms_dev *dev, const struct kms_pipe *pipe,
 	for (i = 0; i < c->count_modes; i++)
 		others += c->modes[i].hdisplay != 800 || c->modes[i].vdisplay != 600;
 	check("override-becomes-the-edid",
-	      edid_of(dev->fd, pipe->connector_id, now) == EDID_LEN && !memcmp(now, edid, EDID_LEN),
+	      kms_connector_edid(dev->fd, pipe->connector_id, now, EDID_LEN) == EDID_LEN &&
+	      !memcmp(now, edid, EDID_LEN),
 	      "the EDID property is not the override");
 	check("override-is-the-only-mode-source", c->count_modes >= 1 && !others,
 	      "expected only 800x600, got %d modes, %d others", c->count_modes, others);
@@ -178,7 +161,8 @@ static void test_override(struct kms_dev *dev, const struct kms_pipe *pipe,
 	require(write_file(path, "reset", 5) == 0, "reset edid_override");
 	check("override-reset-restores-ours",
 	      kms_connector_has_mode(dev->fd, pipe->connector_id, 1920, 1080) &&
-	      edid_of(dev->fd, pipe->connector_id, now) == EDID_LEN && !memcmp(now, ours, EDID_LEN),
+	      kms_connector_edid(dev->fd, pipe->connector_id, now, EDID_LEN) == EDID_LEN &&
+	      !memcmp(now, ours, EDID_LEN),
 	      "expected the generated EDID and its modes back");
 }
 
@@ -221,7 +205,7 @@ int main(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "connector-%d-has-an-edid", i);
 		begin(name);
-		len = edid_of(dev.fd, pipes[i].connector_id, edid[i]);
+		len = kms_connector_edid(dev.fd, pipes[i].connector_id, edid[i], EDID_LEN);
 		if (!check(name, len == EDID_LEN, "expected a %d-byte EDID property, got %d", EDID_LEN,
 			   len))
 			continue;

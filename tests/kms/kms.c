@@ -658,6 +658,23 @@ bool kms_writeback_find(struct kms_dev *dev, const struct kms_pipe *pipe,
 	return wb->crtc_id && wb->fb_id && wb->out_fence_ptr;
 }
 
+int kms_connector_edid(int fd, uint32_t id, unsigned char *edid, size_t max)
+{
+	drmModePropertyBlobPtr blob;
+	uint64_t blob_id;
+	int len;
+
+	if (kms_prop_get(fd, id, DRM_MODE_OBJECT_CONNECTOR, "EDID", &blob_id) || !blob_id)
+		return -1;
+	blob = drmModeGetPropertyBlob(fd, (uint32_t)blob_id);
+	if (!blob)
+		return -1;
+	len = (int)blob->length;
+	memcpy(edid, blob->data, (size_t)len < max ? (size_t)len : max);
+	drmModeFreePropertyBlob(blob);
+	return len;
+}
+
 int kms_commit_writeback(struct kms_dev *dev, drmModeAtomicReq *req,
 			 const struct kms_writeback *wb, uint32_t crtc_id,
 			 const struct kms_fb *out, uint32_t flags)

@@ -188,6 +188,8 @@ bool kms_writeback_find(struct kms_dev *dev, const struct kms_pipe *pipe,
  * one) with @flags added, and waits up to 10 s for the job's fence (none
  * with DRM_MODE_ATOMIC_TEST_ONLY). 0, -errno, or -ETIME if it did not signal.
  */
+/* Connector @id's EDID property into @edid (at most @max bytes): its length, or -1. */
+int kms_connector_edid(int fd, uint32_t id, unsigned char *edid, size_t max);
 int kms_commit_writeback(struct kms_dev *dev, drmModeAtomicReq *req,
 			 const struct kms_writeback *wb, uint32_t crtc_id,
 			 const struct kms_fb *out, uint32_t flags);
