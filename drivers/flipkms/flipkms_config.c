@@ -84,6 +84,20 @@ flipkms_config_plane_crtc(struct flipkms_config_plane *plane)
 	return flipkms_links_first(&plane->crtcs);
 }
 
+/**
+ * flipkms_config_connector_encoder() - the one encoder a connector links to
+ * @connector:	the connector
+ *
+ * Return: The encoder, or NULL if it links to none or to several.
+ */
+struct flipkms_config_encoder *
+flipkms_config_connector_encoder(struct flipkms_config_connector *connector)
+{
+	if (flipkms_links_count(&connector->encoders) != 1)
+		return NULL;
+	return flipkms_links_first(&connector->encoders);
+}
+
 /* Objects */
 
 /**
@@ -186,6 +200,7 @@ flipkms_config_add_connector(struct flipkms_config *config, const char *name)
 	if (!connector)
 		return NULL;
 	strscpy(connector->name, name, sizeof(connector->name));
+	connector->enabled = true;
 	connector->status = connector_status_connected;
 	connector->type = DRM_MODE_CONNECTOR_VIRTUAL;
 	flipkms_output_default_size(&connector->width, &connector->height);
@@ -525,14 +540,24 @@ static int flipkms_check_outputs(struct flipkms_config *config)
 					      crtc->name, crtc->encoder->name, encoder->name);
 		crtc->encoder = encoder;
 		encoder->connector = NULL;
+		encoder->hot_pluggable = false;
 	}
 	list_for_each_entry(connector, &config->connectors, link) {
 		n = flipkms_links_count(&connector->encoders);
+		/* One not built now is checked as it is added (configfs). */
+		if (!connector->enabled) {
+			if (connector->dynamic && n == 1) {
+				encoder = flipkms_links_first(&connector->encoders);
+				encoder->hot_pluggable = true;
+			}
+			continue;
+		}
 		if (n != 1)
 			return flipkms_refuse(config,
 					      "connector %s has %u possible encoders: a flipkms connector has exactly one",
 					      connector->name, n);
 		encoder = flipkms_links_first(&connector->encoders);
+		encoder->hot_pluggable |= connector->dynamic;
 		if (encoder->connector)
 			return flipkms_refuse(config,
 					      "encoder %s has two connectors, %s and %s",
@@ -543,9 +568,9 @@ static int flipkms_check_outputs(struct flipkms_config *config)
 	list_for_each_entry(crtc, &config->crtcs, link) {
 		if (!crtc->encoder)
 			return flipkms_refuse(config, "CRTC %s has no encoder", crtc->name);
-		if (!crtc->encoder->connector)
+		if (!crtc->encoder->connector && !crtc->encoder->hot_pluggable)
 			return flipkms_refuse(config,
-					      "encoder %s has no connector",
+					      "encoder %s has no connector, enabled or dynamic",
 					      crtc->encoder->name);
 	}
 	return 0;

@@ -85,13 +85,19 @@ struct flipkms_config_crtc {
  * @link:	in &flipkms_config.encoders
  * @name:	for messages
  * @crtcs:	the CRTCs it may be driven by (struct flipkms_config_crtc)
- * @connector:	the connector it feeds, set by flipkms_config_check()
+ * @connector:	the connector it feeds as the device is built, or NULL,
+ *		set by flipkms_config_check()
+ * @hot_pluggable: a dynamic connector links to it, set likewise
+ * @out:	the output built for it while its device exists, for
+ *		dynamic connectors
  */
 struct flipkms_config_encoder {
 	struct list_head link;
 	char name[FLIPKMS_CONFIG_NAME_LEN];
 	struct xarray crtcs;
 	struct flipkms_config_connector *connector;
+	bool hot_pluggable;
+	struct flipkms_output *out;
 };
 
 /**
@@ -108,11 +114,16 @@ struct flipkms_config_encoder {
  * @edid:	a user EDID that replaces the generated one, or NULL
  * @edid_len:	its length in bytes
  * @encoders:	the encoders that may feed it (struct flipkms_config_encoder)
- * @out:	the output built for it while its device exists, for hot-plug
+ * @dynamic:	it may be added to and removed from an enabled device
+ * @enabled:	it is built: with the device, or added while it is enabled
+ * @out:	the output it is on while its device exists and it is
+ *		built, for hot-plug
  */
 struct flipkms_config_connector {
 	struct list_head link;
 	char name[FLIPKMS_CONFIG_NAME_LEN];
+	bool dynamic;
+	bool enabled;
 	enum drm_connector_status status;
 	int type;
 	unsigned int width, height;
@@ -168,6 +179,8 @@ void flipkms_config_remove_connector(struct flipkms_config_connector *connector)
 
 struct flipkms_config_crtc *
 flipkms_config_plane_crtc(struct flipkms_config_plane *plane);
+struct flipkms_config_encoder *
+flipkms_config_connector_encoder(struct flipkms_config_connector *connector);
 int flipkms_config_link(struct xarray *links, void *target);
 bool flipkms_config_connector_type_ok(int type);
 u64 flipkms_config_plane_formats(enum drm_plane_type type);

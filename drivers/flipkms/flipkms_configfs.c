@@ -29,12 +29,22 @@
  *   flipkms/DEVICE/connectors/N/vrr_range  MIN-MAX Hz (vrr_range's first)
  *   flipkms/DEVICE/connectors/N/edid       a user EDID that replaces the
  *                                          generated one, "\n" to go back
+ *   flipkms/DEVICE/connectors/N/dynamic    0 (default)/1: may be added to
+ *                                          and removed from an enabled
+ *                                          device
+ *   flipkms/DEVICE/connectors/N/enabled    1 (default)/0: built; on an
+ *                                          enabled device, 1 adds a
+ *                                          dynamic connector, 0 removes it
  *
  * The topology is fixed while the device is enabled: mkdir, writes and
- * links fail with EBUSY. configfs cannot refuse an unlink or the rmdir of
- * an object nothing links to; those change the description only, for the
- * next enable. A connector's status, vrr_range and edid may change at any
- * time: on an enabled device that is a hot-plug. Writing 1 to enabled checks the description
+ * links fail with EBUSY, except for dynamic connectors: mkdir in
+ * connectors/ makes one (dynamic, not enabled), and one that is not
+ * enabled takes links and monitor attributes. configfs cannot refuse an
+ * unlink or the rmdir of an object nothing links to; those change the
+ * description only, for the next enable (the rmdir of an enabled dynamic
+ * connector removes it). A connector's status, vrr_range and edid may
+ * change at any time: on an enabled device that is a hot-plug. Writing 1
+ * to enabled checks the description
  * (EINVAL and a message naming what flipkms cannot build) and builds the
  * device, the platform device flipkms-DEVICE with a DRM card of its own
  * (/sys/devices/platform/flipkms-DEVICE/drm/cardN); writing 0 unplugs it,
@@ -114,6 +124,25 @@ static struct flipkms_cfs_object *links_to_cfs_object(struct config_item *item)
 
 static const struct config_item_type flipkms_crtc_type;
 static const struct config_item_type flipkms_encoder_type;
+static const struct config_item_type flipkms_connector_type;
+
+/*
+ * A dynamic connector not built now: on an enabled device, its links and
+ * monitor may still change. Under the device's lock.
+ */
+static bool flipkms_connector_unbuilt(struct flipkms_cfs_object *cfs)
+{
+	struct flipkms_config_connector *connector = cfs->obj;
+
+	return cfs->group.cg_item.ci_type == &flipkms_connector_type &&
+	       connector->dynamic && !connector->out;
+}
+
+/* Whether the connector's monitor is fixed now: EBUSY. Under the device's lock. */
+static bool flipkms_connector_busy(struct flipkms_cfs_object *cfs)
+{
+	return cfs->dev->fkms && !flipkms_connector_unbuilt(cfs);
+}
 
 static int flipkms_links_allow(struct config_item *src, struct config_item *target)
 {
@@ -127,7 +156,10 @@ static int flipkms_links_allow(struct config_item *src, struct config_item *targ
 		return -EINVAL;
 
 	mutex_lock(&from->dev->lock);
-	ret = from->dev->fkms ? -EBUSY : flipkms_config_link(from->link_set, to->obj);
+	if (from->dev->fkms && !flipkms_connector_unbuilt(from))
+		ret = -EBUSY;
+	else
+		ret = flipkms_config_link(from->link_set, to->obj);
 	mutex_unlock(&from->dev->lock);
 	return ret;
 }
@@ -345,7 +377,7 @@ static ssize_t flipkms_plane_zpos_store(struct config_item *item,
 
 /*
  * The monitor on a connector. Its type, preferred mode and physical size
- * are fixed while the device is enabled; its refresh range and EDID may
+ * are fixed while the connector is built; its refresh range and EDID may
  * change at any time, as another monitor plugged in would: the card sends
  * a hotplug uevent and the connector's next probe has them.
  */
@@ -371,7 +403,7 @@ FLIPKMS_CONNECTOR_SHOW(height_mm, "%u", connector->height_mm)
 FLIPKMS_CONNECTOR_SHOW(vrr_range, "%u-%u", flipkms_vrr_min_hz(connector->vrr_range),
 		       flipkms_vrr_max_hz(connector->vrr_range))
 
-/* Sets @field to @value unless the device is enabled (EBUSY). */
+/* Sets @field to @value unless the connector is built (EBUSY). */
 static ssize_t flipkms_connector_set(struct flipkms_cfs_object *cfs,
 				     unsigned int *field, unsigned int value,
 				     size_t count)
@@ -379,7 +411,7 @@ static ssize_t flipkms_connector_set(struct flipkms_cfs_object *cfs,
 	int ret = 0;
 
 	mutex_lock(&cfs->dev->lock);
-	if (cfs->dev->fkms)
+	if (flipkms_connector_busy(cfs))
 		ret = -EBUSY;
 	else
 		*field = value;
@@ -397,7 +429,7 @@ static ssize_t flipkms_connector_type_store(struct config_item *item,
 	if (kstrtoint(page, 10, &type) || !flipkms_config_connector_type_ok(type))
 		return -EINVAL;
 	mutex_lock(&cfs->dev->lock);
-	if (cfs->dev->fkms)
+	if (flipkms_connector_busy(cfs))
 		ret = -EBUSY;
 	else
 		connector->type = type;
@@ -416,7 +448,7 @@ static ssize_t flipkms_connector_preferred_mode_store(struct config_item *item,
 	if (flipkms_output_parse_mode(page, &width, &height))
 		return -EINVAL;
 	mutex_lock(&cfs->dev->lock);
-	if (cfs->dev->fkms) {
+	if (flipkms_connector_busy(cfs)) {
 		ret = -EBUSY;
 	} else {
 		connector->width = width;
@@ -526,6 +558,107 @@ static ssize_t flipkms_connector_edid_store(struct config_item *item,
 	return ret ?: count;
 }
 
+static ssize_t flipkms_connector_dynamic_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	bool dynamic;
+
+	mutex_lock(&cfs->dev->lock);
+	dynamic = connector->dynamic;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%d\n", dynamic);
+}
+
+/* Part of the topology: fixed while the device is enabled. */
+static ssize_t flipkms_connector_dynamic_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	bool dynamic;
+	int ret = 0;
+
+	if (kstrtobool(page, &dynamic))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		connector->dynamic = dynamic;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
+static ssize_t flipkms_connector_enabled_show(struct config_item *item, char *page)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	bool enabled;
+
+	mutex_lock(&cfs->dev->lock);
+	enabled = connector->enabled;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%d\n", enabled);
+}
+
+/*
+ * Adds @connector to its encoder's output on the enabled device: EINVAL
+ * unless it links to exactly one encoder of the device as built, EBUSY
+ * if that output has a connector. Under the device's lock.
+ */
+static int flipkms_connector_hot_add(struct flipkms_config_connector *connector)
+{
+	struct flipkms_config_encoder *encoder;
+	int ret;
+
+	encoder = flipkms_config_connector_encoder(connector);
+	if (!encoder || !encoder->out)
+		return -EINVAL;
+	if (encoder->out->connector)
+		return -EBUSY;
+	ret = flipkms_output_hot_add(encoder->out, connector);
+	if (ret)
+		return ret;
+	connector->out = encoder->out;
+	return 0;
+}
+
+/* Under the device's lock. */
+static void flipkms_connector_hot_remove(struct flipkms_config_connector *connector)
+{
+	flipkms_output_hot_remove(connector->out);
+	connector->out = NULL;
+}
+
+/*
+ * On a disabled device, whether the connector is built with it. On an
+ * enabled one, a dynamic connector is added or removed at once, as an MST
+ * port appears or goes; any other is fixed (EBUSY).
+ */
+static ssize_t flipkms_connector_enabled_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+	bool enabled;
+	int ret = 0;
+
+	if (kstrtobool(page, &enabled))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms && !connector->dynamic)
+		ret = -EBUSY;
+	else if (cfs->dev->fkms && enabled && !connector->out)
+		ret = flipkms_connector_hot_add(connector);
+	else if (cfs->dev->fkms && !enabled && connector->out)
+		flipkms_connector_hot_remove(connector);
+	if (!ret)
+		connector->enabled = enabled;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
 /*
  * A CRTC's refresh rate and the defaults of its debugfs fault controls
  * (crtc-<i>/ in the card's debugfs directory), which take them as the
@@ -613,6 +746,8 @@ CONFIGFS_ATTR(flipkms_connector_, width_mm);
 CONFIGFS_ATTR(flipkms_connector_, height_mm);
 CONFIGFS_ATTR(flipkms_connector_, vrr_range);
 CONFIGFS_ATTR(flipkms_connector_, edid);
+CONFIGFS_ATTR(flipkms_connector_, dynamic);
+CONFIGFS_ATTR(flipkms_connector_, enabled);
 
 static struct configfs_attribute *flipkms_plane_attrs[] = {
 	&flipkms_plane_attr_type,
@@ -640,6 +775,8 @@ static struct configfs_attribute *flipkms_connector_attrs[] = {
 	&flipkms_connector_attr_height_mm,
 	&flipkms_connector_attr_vrr_range,
 	&flipkms_connector_attr_edid,
+	&flipkms_connector_attr_dynamic,
+	&flipkms_connector_attr_enabled,
 	NULL,
 };
 
@@ -661,7 +798,24 @@ static struct configfs_item_operations flipkms_##kind##_ops = {			\
 FLIPKMS_CFS_RELEASE(plane);
 FLIPKMS_CFS_RELEASE(crtc);
 FLIPKMS_CFS_RELEASE(encoder);
-FLIPKMS_CFS_RELEASE(connector);
+
+/* A dynamic connector on an enabled device goes with its directory. */
+static void flipkms_connector_release(struct config_item *item)
+{
+	struct flipkms_cfs_object *cfs = to_cfs_object(item);
+	struct flipkms_config_connector *connector = cfs->obj;
+
+	mutex_lock(&cfs->dev->lock);
+	if (connector->dynamic && connector->out)
+		flipkms_connector_hot_remove(connector);
+	flipkms_config_remove_connector(connector);
+	mutex_unlock(&cfs->dev->lock);
+	kfree(cfs);
+}
+
+static struct configfs_item_operations flipkms_connector_ops = {
+	.release = flipkms_connector_release,
+};
 
 static const struct config_item_type flipkms_plane_type = {
 	.ct_item_ops	= &flipkms_plane_ops,
@@ -708,7 +862,7 @@ static struct config_group *flipkms_object_make(struct config_group *group,
 	cfs->dev = dev;
 
 	mutex_lock(&dev->lock);
-	if (dev->fkms) {
+	if (dev->fkms && group != &dev->connectors) {
 		ret = -EBUSY;
 	} else if (group == &dev->planes) {
 		struct flipkms_config_plane *plane = flipkms_config_add_plane(dev->config, name);
@@ -734,6 +888,11 @@ static struct config_group *flipkms_object_make(struct config_group *group,
 		struct flipkms_config_connector *connector =
 			flipkms_config_add_connector(dev->config, name);
 
+		/* One made while the device is enabled is for adding later. */
+		if (connector && dev->fkms) {
+			connector->dynamic = true;
+			connector->enabled = false;
+		}
 		cfs->obj = connector;
 		cfs->link_set = connector ? &connector->encoders : NULL;
 		cfs->link_type = &flipkms_encoder_type;

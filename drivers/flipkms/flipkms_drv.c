@@ -196,11 +196,17 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 	atomic_set(&out->fence_error, ccrtc->fence_error);
 	atomic_set(&out->vrr_hold, ccrtc->vrr_hold);
 
-	ret = flipkms_output_init(out, index, ccrtc->encoder->connector);
+	ret = flipkms_output_init(out);
 	if (ret)
 		return ret;
-	out->status = ccrtc->encoder->connector->status;
-	ccrtc->encoder->connector->out = out;
+	ccrtc->encoder->out = out;
+	/* Without one, a dynamic connector may be added later (configfs). */
+	if (ccrtc->encoder->connector) {
+		ret = flipkms_output_connector_add(out, ccrtc->encoder->connector);
+		if (ret)
+			return ret;
+		ccrtc->encoder->connector->out = out;
+	}
 	return flipkms_writeback_init(out, ccrtc->writeback);
 }
 
@@ -208,9 +214,12 @@ static int flipkms_output_create(struct flipkms_device *fkms,
 static void flipkms_outputs_detach(struct flipkms_device *fkms)
 {
 	struct flipkms_config_connector *connector;
+	struct flipkms_config_encoder *encoder;
 
 	list_for_each_entry(connector, &fkms->config->connectors, link)
 		connector->out = NULL;
+	list_for_each_entry(encoder, &fkms->config->encoders, link)
+		encoder->out = NULL;
 }
 
 /*
@@ -262,6 +271,11 @@ static int flipkms_modeset_init(struct flipkms_device *fkms)
 	drm->mode_config.normalize_zpos = true;
 	/* Tearing flips of the primary plane (flipkms_flip_async()). */
 	drm->mode_config.async_page_flip = true;
+
+	fkms->vrr_capable = drm_property_create_bool(drm, DRM_MODE_PROP_IMMUTABLE,
+						     "vrr_capable");
+	if (!fkms->vrr_capable)
+		return -ENOMEM;
 
 	list_for_each_entry(ccrtc, &fkms->config->crtcs, link) {
 		ret = flipkms_output_create(fkms, ccrtc);

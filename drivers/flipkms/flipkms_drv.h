@@ -91,10 +91,26 @@ struct flipkms_crc_request {
 };
 
 /**
+ * struct flipkms_connector - an output's connector
+ * @base:	the DRM connector, refcounted: a connector removed from an
+ *		output lives on while an atomic state routes a CRTC to it
+ * @out:	the output it belongs to, which outlives it
+ * @removed:	taken off its output (flipkms_output_hot_remove()): it
+ *		reports disconnected from then on
+ */
+struct flipkms_connector {
+	struct drm_connector base;
+	struct flipkms_output *out;
+	bool removed;
+};
+
+/**
  * struct flipkms_output - one CRTC and everything that hangs off it
  * @crtc:		the CRTC
  * @encoder:		its virtual encoder
- * @connector:		its virtual connector
+ * @connector:		its virtual connector, NULL while it has none (a
+ *			dynamic connector not yet added, or removed); only
+ *			configfs, under its device lock, changes it
  * @primary:		the primary plane
  * @cursor:		the cursor plane, or NULL
  * @vblank_timer:	simulates the vblank interrupt, one shot per frame
@@ -208,7 +224,7 @@ struct flipkms_crc_request {
 struct flipkms_output {
 	struct drm_crtc crtc;
 	struct drm_encoder encoder;
-	struct drm_connector connector;
+	struct flipkms_connector *connector;
 	struct drm_plane *primary;
 	struct drm_plane *cursor;
 
@@ -300,6 +316,9 @@ struct flipkms_output {
  * @infences:		stand-ins that bound the planes' in-fence waits
  * @num_outputs:	how many entries of @outputs are in use
  * @num_ready:		how many of them have their CRTC set up, for teardown
+ * @vrr_capable:	the connectors' vrr_capable property: one for all,
+ *			made before the device is registered, since a
+ *			connector added later may not create properties
  * @outputs:		the outputs, one per CRTC
  */
 struct flipkms_device {
@@ -310,6 +329,7 @@ struct flipkms_device {
 	struct flipkms_infences *infences;
 	unsigned int num_outputs;
 	unsigned int num_ready;
+	struct drm_property *vrr_capable;
 	struct flipkms_output outputs[FLIPKMS_MAX_OUTPUTS];
 };
 
@@ -398,8 +418,12 @@ int flipkms_output_parse_params(void);
 int flipkms_output_parse_mode(const char *text, unsigned int *width,
 			      unsigned int *height);
 void flipkms_output_default_size(unsigned int *width, unsigned int *height);
-int flipkms_output_init(struct flipkms_output *out, unsigned int index,
-			const struct flipkms_config_connector *config);
+int flipkms_output_init(struct flipkms_output *out);
+int flipkms_output_connector_add(struct flipkms_output *out,
+				 const struct flipkms_config_connector *config);
+int flipkms_output_hot_add(struct flipkms_output *out,
+			   const struct flipkms_config_connector *config);
+void flipkms_output_hot_remove(struct flipkms_output *out);
 int flipkms_output_set_edid(struct flipkms_output *out, const u8 *edid,
 			    size_t len);
 

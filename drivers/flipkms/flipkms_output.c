@@ -98,9 +98,14 @@ void flipkms_output_default_size(unsigned int *width, unsigned int *height)
 	*height = preferred_height;
 }
 
+static inline struct flipkms_connector *to_flipkms_connector(struct drm_connector *connector)
+{
+	return container_of(connector, struct flipkms_connector, base);
+}
+
 static inline struct flipkms_output *connector_to_flipkms_output(struct drm_connector *connector)
 {
-	return container_of(connector, struct flipkms_output, connector);
+	return to_flipkms_connector(connector)->out;
 }
 
 /*
@@ -249,12 +254,22 @@ static const struct drm_connector_helper_funcs flipkms_connector_helper_funcs = 
 static enum drm_connector_status flipkms_connector_detect(struct drm_connector *connector,
 							  bool force)
 {
+	if (READ_ONCE(to_flipkms_connector(connector)->removed))
+		return connector_status_disconnected;
 	return READ_ONCE(connector_to_flipkms_output(connector)->status);
+}
+
+/* The last reference is gone: the device's teardown, or a removal's. */
+static void flipkms_connector_destroy(struct drm_connector *connector)
+{
+	drm_connector_cleanup(connector);
+	kfree(to_flipkms_connector(connector));
 }
 
 static const struct drm_connector_funcs flipkms_connector_funcs = {
 	.detect = flipkms_connector_detect,
 	.fill_modes = drm_helper_probe_single_connector_modes,
+	.destroy = flipkms_connector_destroy,
 	.reset = drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
@@ -298,15 +313,12 @@ static void flipkms_output_release(struct drm_device *drm, void *data)
 }
 
 /**
- * flipkms_output_init() - the encoder and connector of an output
+ * flipkms_output_init() - the encoder of an output, which has no connector yet
  * @out:	the output, whose CRTC is initialised
- * @index:	its index
- * @config:	its connector and monitor
  *
  * Return: 0 or a negative errno.
  */
-int flipkms_output_init(struct flipkms_output *out, unsigned int index,
-			const struct flipkms_config_connector *config)
+int flipkms_output_init(struct flipkms_output *out)
 {
 	struct drm_device *drm = out->crtc.dev;
 	int ret;
@@ -315,37 +327,135 @@ int flipkms_output_init(struct flipkms_output *out, unsigned int index,
 	ret = drmm_add_action_or_reset(drm, flipkms_output_release, out);
 	if (ret)
 		return ret;
-	out->mode_width = config->width;
-	out->mode_height = config->height;
-	out->width_mm = config->width_mm;
-	out->height_mm = config->height_mm;
-	out->vrr_range = config->vrr_range;
-	if (config->edid) {
-		ret = flipkms_output_set_edid(out, config->edid, config->edid_len);
-		if (ret)
-			return ret;
-	}
+	out->status = connector_status_disconnected;
 
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
 	if (ret)
 		return ret;
 	out->encoder.possible_crtcs = drm_crtc_mask(&out->crtc);
+	return 0;
+}
 
-	ret = drmm_connector_init(drm, &out->connector,
-				  &flipkms_connector_funcs, config->type, NULL);
+/* The monitor @config describes, on @out from its connector's next probe. */
+static int flipkms_output_set_monitor(struct flipkms_output *out,
+				      const struct flipkms_config_connector *config)
+{
+	out->mode_width = config->width;
+	out->mode_height = config->height;
+	out->width_mm = config->width_mm;
+	out->height_mm = config->height_mm;
+	WRITE_ONCE(out->vrr_range, config->vrr_range);
+	WRITE_ONCE(out->status, config->status);
+	return flipkms_output_set_edid(out, config->edid, config->edid_len);
+}
+
+/**
+ * flipkms_output_connector_add() - give an output its connector and monitor
+ * @out:	the output, which has none
+ * @config:	the connector and the monitor on it
+ *
+ * The connector is not registered: the device's registration does that,
+ * or flipkms_output_hot_add() on a registered device. The DRM device holds
+ * it until its teardown, or until flipkms_output_hot_remove().
+ *
+ * Return: 0 or a negative errno, with @out left without a connector.
+ */
+int flipkms_output_connector_add(struct flipkms_output *out,
+				 const struct flipkms_config_connector *config)
+{
+	struct drm_device *drm = out->crtc.dev;
+	struct drm_property *vrr_capable = to_flipkms_device(drm)->vrr_capable;
+	struct flipkms_connector *fconn;
+	struct drm_connector *connector;
+	int ret;
+
+	ret = flipkms_output_set_monitor(out, config);
 	if (ret)
 		return ret;
-	drm_connector_helper_add(&out->connector,
-				 &flipkms_connector_helper_funcs);
+	fconn = kzalloc(sizeof(*fconn), GFP_KERNEL);
+	if (!fconn)
+		return -ENOMEM;
+	fconn->out = out;
+	connector = &fconn->base;
+	ret = drm_connector_init(drm, connector, &flipkms_connector_funcs,
+				 config->type);
+	if (ret) {
+		kfree(fconn);
+		return ret;
+	}
+	drm_connector_helper_add(connector, &flipkms_connector_helper_funcs);
 	/* The core gives virtual connectors none: ours has an EDID. */
 	if (config->type == DRM_MODE_CONNECTOR_VIRTUAL)
-		drm_connector_attach_edid_property(&out->connector);
+		drm_connector_attach_edid_property(connector);
 	/* An adaptive-sync monitor, whatever its range (flipkms_vrr.c). */
-	ret = drm_connector_attach_vrr_capable_property(&out->connector);
+	connector->vrr_capable_property = vrr_capable;
+	drm_object_attach_property(&connector->base, vrr_capable, 1);
+	ret = drm_connector_attach_encoder(connector, &out->encoder);
+	if (ret) {
+		drm_connector_put(connector);
+		return ret;
+	}
+	out->connector = fconn;
+	return 0;
+}
+
+/**
+ * flipkms_output_hot_add() - plug a connector into a registered device's output
+ * @out:	the output, which has none
+ * @config:	the connector and the monitor on it
+ *
+ * As a DP MST hub's port appearing: the connector is made, registered
+ * (userspace sees it from then on) and a hotplug event tells clients to
+ * probe. Before 6.14 the core has no drm_connector_dynamic_init(): the
+ * connector is on the device's list from its init on, so its state and
+ * helpers are in place before anyone probing (under the mode config's
+ * mutex) can reach it.
+ *
+ * Return: 0 or a negative errno, with nothing added.
+ */
+int flipkms_output_hot_add(struct flipkms_output *out,
+			   const struct flipkms_config_connector *config)
+{
+	struct drm_device *drm = out->crtc.dev;
+	struct drm_connector *connector;
+	int ret;
+
+	mutex_lock(&drm->mode_config.mutex);
+	ret = flipkms_output_connector_add(out, config);
+	if (!ret)
+		out->connector->base.funcs->reset(&out->connector->base);
+	mutex_unlock(&drm->mode_config.mutex);
 	if (ret)
 		return ret;
-	drm_connector_set_vrr_capable_property(&out->connector, true);
+	connector = &out->connector->base;
+	ret = connector->state ? drm_connector_register(connector) : -ENOMEM;
+	if (ret) {
+		out->connector = NULL;
+		drm_connector_put(connector);
+		return ret;
+	}
+	drm_kms_helper_hotplug_event(drm);
+	return 0;
+}
 
-	return drm_connector_attach_encoder(&out->connector, &out->encoder);
+/**
+ * flipkms_output_hot_remove() - unplug an output's connector
+ * @out:	the output, which has a connector
+ *
+ * As a DP MST port going: the connector is unregistered, reports
+ * disconnected and cannot be given a CRTC again; a CRTC that still drives
+ * it keeps doing so (its state holds the connector) until a commit moves
+ * it off, and then the connector is freed. @out may be given a new one.
+ */
+void flipkms_output_hot_remove(struct flipkms_output *out)
+{
+	struct flipkms_connector *fconn = out->connector;
+
+	out->connector = NULL;
+	WRITE_ONCE(fconn->removed, true);
+	drm_connector_unregister(&fconn->base);
+	/* Gone at once unless a CRTC holds it: clients probe after that. */
+	drm_connector_put(&fconn->base);
+	drm_kms_helper_hotplug_event(out->crtc.dev);
 }
