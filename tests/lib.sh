@@ -69,22 +69,29 @@ flipkms_flips_more() {
 	return 1
 }
 
-# flipkms_device NAME OUTPUTS: builds configfs device flipkms/NAME with
-# OUTPUTS outputs (output i: crtcs/c<i>, a primary plane planes/p<i>,
-# encoders/e<i>, connectors/n<i>, as Documentation/flipkms.rst's cookbook)
-# and enables it; prints its card, cardN.
+# flipkms_device NAME OUTPUTS [DYNAMIC...]: builds configfs device
+# flipkms/NAME with OUTPUTS outputs (output i: crtcs/c<i>, a primary plane
+# planes/p<i>, encoders/e<i>, connectors/n<i>, as Documentation/flipkms.rst's
+# cookbook) and enables it; prints its card, cardN. The connectors of the
+# outputs numbered DYNAMIC are dynamic and not enabled: connectors/n<i>/enabled
+# adds them later.
 flipkms_device() {
-	local dir=/sys/kernel/config/flipkms/$1 i
+	local name=$1 dir=/sys/kernel/config/flipkms/$1 n=$2 i
 	mkdir "$dir" || return 1
-	for ((i = 0; i < $2; i++)); do
+	for ((i = 0; i < n; i++)); do
 		(cd "$dir" && mkdir crtcs/c$i encoders/e$i connectors/n$i planes/p$i &&
 			echo 1 >planes/p$i/type &&
 			ln -s crtcs/c$i planes/p$i/possible_crtcs &&
 			ln -s crtcs/c$i encoders/e$i/possible_crtcs &&
 			ln -s encoders/e$i connectors/n$i/possible_encoders) || return 1
 	done
+	shift 2
+	for i in "$@"; do
+		echo 1 >"$dir/connectors/n$i/dynamic" && echo 0 >"$dir/connectors/n$i/enabled" ||
+			return 1
+	done
 	echo 1 >"$dir/enabled" || return 1
-	flipkms_device_card "$1"
+	flipkms_device_card "$name"
 }
 
 # flipkms_device_card NAME: the card of enabled configfs device NAME.

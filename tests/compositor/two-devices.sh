@@ -24,8 +24,14 @@
 #                           says why: wlroots 0.15 copies a second GPU's
 #                           frames through a renderer that imports dma-bufs,
 #                           which the pixman renderer does not ("Failed to
-#                           query renderer texture formats"; GLES2 on
-#                           llvmpipe crashes sway 1.7 at start here)
+#                           query renderer texture formats"). GLES2 on
+#                           llvmpipe (WLR_RENDERER_ALLOW_SOFTWARE=1) crashes
+#                           here: in llvmpipe's AVX2 gathers under QEMU 7.2's
+#                           TCG (gone with avx2=off), then, on two cards, in
+#                           Mesa 22.3's kms_swrast, which maps the first card's
+#                           imported frame with MODE_MAP_DUMB, and the DRM
+#                           core refuses that for any imported object (EINVAL,
+#                           drm_gem_dumb_map_offset(); vkms alike)
 # Then:
 #   module-unloads          gpu2 removed, rmmod flipkms succeeds: nothing
 #                           holds the module once the clients are gone

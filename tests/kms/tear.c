@@ -40,7 +40,7 @@
 
 #define W	640
 #define H	480
-#define TRIES	20
+#define TRIES	60
 #define RGB_A	0x0000ff
 #define RGB_B	0xff0000
 #define RGB_C	0x00ff00
