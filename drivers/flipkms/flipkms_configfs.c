@@ -605,7 +605,8 @@ static ssize_t flipkms_connector_enabled_show(struct config_item *item, char *pa
 /*
  * Adds @connector to its encoder's output on the enabled device: EINVAL
  * unless it links to exactly one encoder of the device as built, EBUSY
- * if that output has a connector. Under the device's lock.
+ * if that output has a connector, or one removed that a CRTC still
+ * drives. Under the device's lock.
  */
 static int flipkms_connector_hot_add(struct flipkms_config_connector *connector)
 {
@@ -615,8 +616,6 @@ static int flipkms_connector_hot_add(struct flipkms_config_connector *connector)
 	encoder = flipkms_config_connector_encoder(connector);
 	if (!encoder || !encoder->out)
 		return -EINVAL;
-	if (encoder->out->connector)
-		return -EBUSY;
 	ret = flipkms_output_hot_add(encoder->out, connector);
 	if (ret)
 		return ret;

@@ -111,6 +111,8 @@ struct flipkms_connector {
  * @connector:		its virtual connector, NULL while it has none (a
  *			dynamic connector not yet added, or removed); only
  *			configfs, under its device lock, changes it
+ * @connectors:		its connectors not yet freed: @connector, and one
+ *			removed that a CRTC's state still holds
  * @primary:		the primary plane
  * @cursor:		the cursor plane, or NULL
  * @vblank_timer:	simulates the vblank interrupt, one shot per frame
@@ -225,6 +227,7 @@ struct flipkms_output {
 	struct drm_crtc crtc;
 	struct drm_encoder encoder;
 	struct flipkms_connector *connector;
+	atomic_t connectors;
 	struct drm_plane *primary;
 	struct drm_plane *cursor;
 

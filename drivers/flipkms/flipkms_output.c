@@ -14,6 +14,7 @@
 #include <linux/module.h>
 
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_atomic_state_helper.h>
 #include <drm/drm_edid.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modes.h>
@@ -262,8 +263,11 @@ static enum drm_connector_status flipkms_connector_detect(struct drm_connector *
 /* The last reference is gone: the device's teardown, or a removal's. */
 static void flipkms_connector_destroy(struct drm_connector *connector)
 {
+	struct flipkms_connector *fconn = to_flipkms_connector(connector);
+
 	drm_connector_cleanup(connector);
-	kfree(to_flipkms_connector(connector));
+	atomic_dec(&fconn->out->connectors);
+	kfree(fconn);
 }
 
 static const struct drm_connector_funcs flipkms_connector_funcs = {
@@ -366,6 +370,7 @@ int flipkms_output_connector_add(struct flipkms_output *out,
 {
 	struct drm_device *drm = out->crtc.dev;
 	struct drm_property *vrr_capable = to_flipkms_device(drm)->vrr_capable;
+	struct drm_connector_state *state;
 	struct flipkms_connector *fconn;
 	struct drm_connector *connector;
 	int ret;
@@ -374,16 +379,28 @@ int flipkms_output_connector_add(struct flipkms_output *out,
 	if (ret)
 		return ret;
 	fconn = kzalloc(sizeof(*fconn), GFP_KERNEL);
-	if (!fconn)
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!fconn || !state) {
+		kfree(fconn);
+		kfree(state);
 		return -ENOMEM;
+	}
 	fconn->out = out;
 	connector = &fconn->base;
+	/*
+	 * Its state first: the connector is on the device's list from its
+	 * init on, where any atomic check (handle_conflicting_encoders())
+	 * and debugfs's state dump read the state of every connector.
+	 */
+	__drm_atomic_helper_connector_reset(connector, state);
 	ret = drm_connector_init(drm, connector, &flipkms_connector_funcs,
 				 config->type);
 	if (ret) {
+		kfree(state);
 		kfree(fconn);
 		return ret;
 	}
+	atomic_inc(&out->connectors);
 	drm_connector_helper_add(connector, &flipkms_connector_helper_funcs);
 	/* The core gives virtual connectors none: ours has an EDID. */
 	if (config->type == DRM_MODE_CONNECTOR_VIRTUAL)
@@ -408,31 +425,32 @@ int flipkms_output_connector_add(struct flipkms_output *out,
  * As a DP MST hub's port appearing: the connector is made, registered
  * (userspace sees it from then on) and a hotplug event tells clients to
  * probe. Before 6.14 the core has no drm_connector_dynamic_init(): the
- * connector is on the device's list from its init on, so its state and
- * helpers are in place before anyone probing (under the mode config's
- * mutex) can reach it.
+ * connector is on the device's list from its init on, so its state is
+ * made before (flipkms_output_connector_add()) and its helpers are in
+ * place before anyone probing (under the mode config's mutex) can reach
+ * it. A connector removed from @out that a CRTC still drives holds the
+ * encoder: a new one could not be routed until it is gone.
  *
- * Return: 0 or a negative errno, with nothing added.
+ * Return: 0, -EBUSY while @out has a connector or a removed one is
+ * still held, or another negative errno, with nothing added.
  */
 int flipkms_output_hot_add(struct flipkms_output *out,
 			   const struct flipkms_config_connector *config)
 {
 	struct drm_device *drm = out->crtc.dev;
-	struct drm_connector *connector;
 	int ret;
 
+	if (out->connector || atomic_read(&out->connectors))
+		return -EBUSY;
 	mutex_lock(&drm->mode_config.mutex);
 	ret = flipkms_output_connector_add(out, config);
-	if (!ret)
-		out->connector->base.funcs->reset(&out->connector->base);
 	mutex_unlock(&drm->mode_config.mutex);
 	if (ret)
 		return ret;
-	connector = &out->connector->base;
-	ret = connector->state ? drm_connector_register(connector) : -ENOMEM;
+	ret = drm_connector_register(&out->connector->base);
 	if (ret) {
-		out->connector = NULL;
-		drm_connector_put(connector);
+		/* A client may have found it meanwhile: take it away as any. */
+		flipkms_output_hot_remove(out);
 		return ret;
 	}
 	drm_kms_helper_hotplug_event(drm);
