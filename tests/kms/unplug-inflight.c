@@ -24,7 +24,7 @@
  *   enable-again, remove	the device comes back and goes away as usual
  *
  * usage: unplug-inflight [-s] flipkms   (as root, in the guest, through
- * tests/kms/with-module.sh flipkms so that flipkms must unload after it)
+ * tests/kms/with-module.sh [-a] flipkms so that flipkms must unload after it)
  */
 #include <dirent.h>
 #include <errno.h>
