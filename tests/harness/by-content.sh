@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Runs a harness test, or prints the results of its last green run again
-# when nothing it exercises changed since (scripts/green-cache.sh).
+# Runs a harness test (or compositor/ci-recipe, which boots its guests on
+# the host too), or prints the results of its last green run again when
+# nothing it exercises changed since (scripts/green-cache.sh).
 #
 # usage: tests/harness/by-content.sh [-i PATH]... TEST-SCRIPT
 #
