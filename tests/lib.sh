@@ -119,7 +119,7 @@ flipkms_device_remove() {
 # listen on udev's netlink group, which only udevd sends on), in the
 # foreground as a child of the calling script, so that the runner's timeout
 # kills it with the test; its pid in $udevd_pid for the caller's trap to
-# stop. Returns once it answers and has seen the DRM devices.
+# stop with stop_udevd. Returns once it answers and has seen the DRM devices.
 start_udevd() {
 	/lib/systemd/systemd-udevd --resolve-names=never >"$1" 2>&1 &
 	udevd_pid=$!
@@ -128,6 +128,12 @@ start_udevd() {
 		sleep 0.1
 	done
 	udevadm trigger --action=add --subsystem-match=drm && udevadm settle -t 10
+}
+
+# stop_udevd: stops start_udevd's udevd, if it was started, and waits for it.
+stop_udevd() {
+	kill "${udevd_pid:-}" 2>/dev/null
+	wait "${udevd_pid:-}" 2>/dev/null
 }
 
 finish() {

@@ -25,8 +25,7 @@ tmp=$(mktemp -d)
 export FLIPFENCE_SESSION_LOG=$tmp/weston.log
 # udevd (tests/lib.sh's start_udevd) stops with the trap on any exit.
 cleanup() {
-	kill "$udevd_pid" 2>/dev/null
-	wait "$udevd_pid" 2>/dev/null
+	stop_udevd
 	echo 1 >"$ctl/connected"
 	rm -rf "$tmp"
 }

@@ -46,8 +46,7 @@ command -v weston >/dev/null && command -v wayland-info >/dev/null && [ -x $udev
 tmp=$(mktemp -d)
 export FLIPFENCE_SESSION_LOG=$tmp/weston.log
 cleanup() {
-	kill "${udevd_pid:-}" 2>/dev/null
-	wait "${udevd_pid:-}" 2>/dev/null
+	stop_udevd
 	flipkms_device_remove desk
 	rm -rf "$tmp"
 }

@@ -49,8 +49,7 @@ tmp=$(mktemp -d)
 chmod 0755 "$tmp"
 gpu2=/sys/kernel/config/flipkms/gpu2
 cleanup() {
-	kill "${udevd_pid:-}" 2>/dev/null
-	wait "${udevd_pid:-}" 2>/dev/null
+	stop_udevd
 	flipkms_device_remove gpu2
 	rm -rf "$tmp"
 }

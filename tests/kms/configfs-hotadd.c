@@ -312,7 +312,7 @@ void check_hot_add(void)
 	struct kms_pipe pipe;
 	struct kms_fb fb;
 	uint32_t ids[4], added = 0;
-	int ufd = uevent_open(), n;
+	int ufd = kms_uevent_open(), n;
 
 	begin("hotadd-setup");
 	require(ufd >= 0 && mkdir(at(H), 0755) == 0 && add_output(H, 0) == 0 &&

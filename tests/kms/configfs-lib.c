@@ -16,8 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <linux/netlink.h>
-
 #include "configfs-lib.h"
 
 static char path[512];
@@ -212,19 +210,6 @@ int open_card(const char *dev, struct kms_dev *kd)
 		return -1;
 	}
 	return 0;
-}
-
-/* A uevent socket: the kernel's own messages (group 1). */
-int uevent_open(void)
-{
-	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 /* Whether a "change" uevent with HOTPLUG=1 for @card came within 5 s. */

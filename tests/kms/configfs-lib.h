@@ -32,8 +32,6 @@ int remove_device(const char *dev);
 int find_card(const char *dev, char *card, size_t len);
 /* @dev's card opened as an atomic client into @kd: 0 or -1. */
 int open_card(const char *dev, struct kms_dev *kd);
-/* A uevent socket: the kernel's own messages (group 1), or -1. */
-int uevent_open(void);
 /* Whether a "change" uevent with HOTPLUG=1 for @card came within 5 s. */
 bool uevent_hotplug(int fd, const char *card);
 

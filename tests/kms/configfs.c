@@ -677,7 +677,7 @@ static void check_hotplug(struct kms_dev *kd)
 		{ "3", "hotplug-unknown", DRM_MODE_UNKNOWNCONNECTION },
 		{ "1", "hotplug-connected", DRM_MODE_CONNECTED },
 	};
-	int fd = uevent_open();
+	int fd = kms_uevent_open();
 	drmModeRes *res = drmModeGetResources(kd->fd);
 	uint32_t conn_id = 0;
 

@@ -29,7 +29,6 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <linux/netlink.h>
 
 #include <drm_fourcc.h>
 
@@ -225,19 +224,6 @@ static void test_lower_delay(struct kms_dev *dev, const struct kms_pipe *pipe,
 	      "%+.3f ms", s2, (stamp2 - stamp1) / 1e6);
 }
 
-/* A uevent socket, to see the hot-plug events. */
-static int uevent_socket(void)
-{
-	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Whether a drm HOTPLUG=1 uevent arrives within @ms. */
 static bool hotplug_event(int sock, int ms)
 {
@@ -269,7 +255,7 @@ static int connector_status(struct kms_dev *dev, uint32_t id)
 
 static void test_hotplug(struct kms_dev *dev, const struct kms_pipe *pipe)
 {
-	int sock = uevent_socket();
+	int sock = kms_uevent_open();
 
 	begin("unplug-disconnects-with-uevent");
 	require(sock >= 0, "uevent socket");

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <linux/netlink.h>
 
 #include <drm_fourcc.h>
 
@@ -968,4 +971,16 @@ bool kms_mode_of_size(const struct kms_dev *dev, const struct kms_pipe *pipe, in
 	}
 	drmModeFreeConnector(c);
 	return found;
+}
+
+int kms_uevent_open(void)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

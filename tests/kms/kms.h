@@ -283,4 +283,7 @@ long kms_frame_pixel(const char *crtc_dir, int x, int y);
 /* @crtc_dir/frame.ppm's @w x @h pixels, R G B, into @rgb; false if not such a PPM. */
 bool kms_frame_ppm(const char *crtc_dir, int w, int h, unsigned char *rgb);
 
+/* A netlink socket for the kernel's own uevents (group 1), e.g. a card's HOTPLUG=1; or -1. */
+int kms_uevent_open(void);
+
 #endif /* FLIPFENCE_TESTS_KMS_H */
