@@ -218,16 +218,42 @@ static ssize_t flipkms_plane_type_store(struct config_item *item,
 	return ret ?: count;
 }
 
+/* A 0/1 attribute of @cfs's object, read under the device's lock. */
+static ssize_t flipkms_cfs_bool_show(struct flipkms_cfs_object *cfs,
+				     const bool *field, char *page)
+{
+	bool value;
+
+	mutex_lock(&cfs->dev->lock);
+	value = *field;
+	mutex_unlock(&cfs->dev->lock);
+	return sprintf(page, "%d\n", value);
+}
+
+/* A 0/1 attribute of the topology: EINVAL, or EBUSY while the device is enabled. */
+static ssize_t flipkms_cfs_bool_store(struct flipkms_cfs_object *cfs, bool *field,
+				      const char *page, size_t count)
+{
+	bool value;
+	int ret = 0;
+
+	if (kstrtobool(page, &value))
+		return -EINVAL;
+	mutex_lock(&cfs->dev->lock);
+	if (cfs->dev->fkms)
+		ret = -EBUSY;
+	else
+		*field = value;
+	mutex_unlock(&cfs->dev->lock);
+	return ret ?: count;
+}
+
 static ssize_t flipkms_crtc_writeback_show(struct config_item *item, char *page)
 {
 	struct flipkms_cfs_object *cfs = to_cfs_object(item);
 	struct flipkms_config_crtc *crtc = cfs->obj;
-	bool writeback;
 
-	mutex_lock(&cfs->dev->lock);
-	writeback = crtc->writeback;
-	mutex_unlock(&cfs->dev->lock);
-	return sprintf(page, "%d\n", writeback);
+	return flipkms_cfs_bool_show(cfs, &crtc->writeback, page);
 }
 
 static ssize_t flipkms_crtc_writeback_store(struct config_item *item,
@@ -235,18 +261,8 @@ static ssize_t flipkms_crtc_writeback_store(struct config_item *item,
 {
 	struct flipkms_cfs_object *cfs = to_cfs_object(item);
 	struct flipkms_config_crtc *crtc = cfs->obj;
-	bool writeback;
-	int ret = 0;
 
-	if (kstrtobool(page, &writeback))
-		return -EINVAL;
-	mutex_lock(&cfs->dev->lock);
-	if (cfs->dev->fkms)
-		ret = -EBUSY;
-	else
-		crtc->writeback = writeback;
-	mutex_unlock(&cfs->dev->lock);
-	return ret ?: count;
+	return flipkms_cfs_bool_store(cfs, &crtc->writeback, page, count);
 }
 
 /* While enabled, what the connector reports: debugfs's connected may have changed it. */
@@ -562,12 +578,8 @@ static ssize_t flipkms_connector_dynamic_show(struct config_item *item, char *pa
 {
 	struct flipkms_cfs_object *cfs = to_cfs_object(item);
 	struct flipkms_config_connector *connector = cfs->obj;
-	bool dynamic;
 
-	mutex_lock(&cfs->dev->lock);
-	dynamic = connector->dynamic;
-	mutex_unlock(&cfs->dev->lock);
-	return sprintf(page, "%d\n", dynamic);
+	return flipkms_cfs_bool_show(cfs, &connector->dynamic, page);
 }
 
 /* Part of the topology: fixed while the device is enabled. */
@@ -576,30 +588,16 @@ static ssize_t flipkms_connector_dynamic_store(struct config_item *item,
 {
 	struct flipkms_cfs_object *cfs = to_cfs_object(item);
 	struct flipkms_config_connector *connector = cfs->obj;
-	bool dynamic;
-	int ret = 0;
 
-	if (kstrtobool(page, &dynamic))
-		return -EINVAL;
-	mutex_lock(&cfs->dev->lock);
-	if (cfs->dev->fkms)
-		ret = -EBUSY;
-	else
-		connector->dynamic = dynamic;
-	mutex_unlock(&cfs->dev->lock);
-	return ret ?: count;
+	return flipkms_cfs_bool_store(cfs, &connector->dynamic, page, count);
 }
 
 static ssize_t flipkms_connector_enabled_show(struct config_item *item, char *page)
 {
 	struct flipkms_cfs_object *cfs = to_cfs_object(item);
 	struct flipkms_config_connector *connector = cfs->obj;
-	bool enabled;
 
-	mutex_lock(&cfs->dev->lock);
-	enabled = connector->enabled;
-	mutex_unlock(&cfs->dev->lock);
-	return sprintf(page, "%d\n", enabled);
+	return flipkms_cfs_bool_show(cfs, &connector->enabled, page);
 }
 
 /*
